@@ -292,18 +292,20 @@ class TextPrinter:
             self._release()
             if not self.at_line_start:
                 self._write("\n")
-            self._not_run(event.transcript)
+            self._not_run(event.transcript, getattr(event, "round_starts", ()))
             self._sources(event)
 
-    def _not_run(self, transcript: str) -> None:
+    def _not_run(self, transcript: str, round_starts: tuple[int, ...]) -> None:
         """Why each tool call shown as text (an invalid block, spec rule 3) was not run: the window says it
-        after the block; `ask` printed the block as the model wrote it and said nothing."""
+        after the block; `ask` printed the block as the model wrote it and said nothing. Each round's text is
+        read on its own, as the engine read it (a call left open in one does not take in the next)."""
         if "<tool" not in transcript:
             return
-        from .markdown_prep import NOT_RUN, invalid_blocks
+        from .markdown_prep import NOT_RUN, invalid_blocks, round_pieces
 
-        for _, reason in invalid_blocks(transcript)[1]:
-            self._status(NOT_RUN.format(reason=_one_line(reason)))
+        for piece in round_pieces(transcript, round_starts):
+            for _, reason in invalid_blocks(piece)[1]:
+                self._status(NOT_RUN.format(reason=_one_line(reason)))
 
     def _sources(self, event: Any) -> None:
         # As the window's Sources line: the knowledge-base passages the answer drew on first, on stderr

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
@@ -309,7 +310,10 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     """``text`` with each complete invalid tool block (shown as text, as the spec says) replaced by a mark,
     and the blocks with the parser's reason. The model's broken call read as stray markup in the sentence
     (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run.
-    Lines that only wrap or close a call ("<tools>", a second "</tool>") are left out."""
+    Lines that only wrap or close a call ("<tools>", a second "</tool>") are left out.
+
+    ``text`` is one round's text, as the engine parsed it: a block a round left open would take in the next
+    round's words (see round_pieces)."""
     if "<tool" not in text and "</tool" not in text:
         return text, []
     if "<tool" not in text:
@@ -321,17 +325,6 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     found: list[tuple[str, str]] = []
     events = [*state.feed(text), *state.finish()]
     ended: list[object] = []  # blocks never closed that the answer went on after
-    n = 0
-    while n < len(events):
-        # A round that ended inside a call's one-line <query> or <url> is followed by the blank line the
-        # engine puts before the next round's words: each round is parsed on its own, as the engine did, so
-        # that the next round's "</tool>" neither closes that call nor gives it a reason not its own.
-        event = events[n]
-        if isinstance(event, InvalidBlock) and (cut := _round_end(event.raw)) < len(event.raw):
-            alone = parse_all(event.raw[:cut])
-            ended.append(alone[-1])
-            events[n:n + 1] = [*alone, *parse_all(event.raw[cut:])]
-        n += 1
     while events and isinstance(events[-1], InvalidBlock) and not_closed(events[-1].reason):
         last = events[-1]
         cut = _unclosed_end(last.raw)
@@ -400,27 +393,77 @@ _SPACED_CLOSE_RE = re.compile(r"[ \t]*</tool\s*>")
 
 
 def _unclosed_end(raw: str) -> int:
-    """Where a block never closed ends when the answer went on after it (the engine gave the model a round
-    more, whose text joined it): after its inner element and an end tag written wrong ("</tool >"), or in a
-    <query> or <url> never closed (one line of words), at a blank line. ``len(raw)`` when there is no such
-    place: a program cut off in its <source> is all block."""
+    """Where a block never closed ends when the model wrote on after it in its round: after its inner element
+    and an end tag written wrong ("</tool >"). ``len(raw)`` when there is no such place."""
     m = _INNER_OPEN_RE.match(raw)
     if m is None:
         return len(raw)
     param = m.group(1)
     close = raw.find(f"</{param}>", m.end())
-    if close >= 0:
-        end = close + len(param) + 3
-        if (spaced := _SPACED_CLOSE_RE.match(raw, end)) is not None:
-            end = spaced.end()
-        return end if raw[end:].strip() else len(raw)
-    return _round_end(raw)
+    if close < 0:
+        return len(raw)
+    end = close + len(param) + 3
+    if (spaced := _SPACED_CLOSE_RE.match(raw, end)) is not None:
+        end = spaced.end()
+    return end if raw[end:].strip() else len(raw)
+
+
+def round_pieces(text: str, starts: Iterable[int]) -> list[str]:
+    """``text`` cut where each of the engine's rounds after the first starts in it (``starts``, offsets in
+    ``text``; those outside it are passed over): each piece is parsed on its own, as the engine parsed it."""
+    cuts = [0, *sorted({s for s in starts if 0 < s < len(text)}), len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def round_cuts(text: str, starts: Iterable[int]) -> list[int]:
+    """Of the rounds' ``starts`` in ``text``, those where the round before ends in a call it left open: there
+    the text is cut, so that the next round's words are not taken into the call (parsed as one text, its
+    "</tool>" closed the call, with a reason the engine never gave). Elsewhere the rounds' text stays one
+    piece, shown as it always was."""
+    cuts: list[int] = []
+    begun = 0
+    for start in sorted(starts):
+        if begun < start <= len(text) and left_open(text[begun:start]):
+            cuts.append(start)
+        begun = max(begun, start)
+    return cuts
+
+
+def left_open(text: str) -> bool:
+    """Whether ``text`` ends in a tool block never closed."""
+    if "<tool" not in text:
+        return False
+    from .protocol import InvalidBlock, parse_all
+
+    events = parse_all(text)
+    return bool(events) and isinstance(events[-1], InvalidBlock) and not_closed(events[-1].reason)
+
+
+def guessed_round_starts(text: str) -> list[int]:
+    """Where rounds after the first start in ``text``, guessed for an answer stored before they were kept:
+    after a call whose one-line <query> or <url> a round left open, at the blank line the engine put before
+    the next round's words. (A <source> may hold blank lines of its own: no guess there. A call of one round
+    with a blank line in its <query> is cut there too, and said to be not closed: there is no telling.)"""
+    if "<tool" not in text:
+        return []
+    from .protocol import InvalidBlock, parse_all
+
+    starts: list[int] = []
+    at, events = 0, parse_all(text)
+    while events:
+        event = events.pop(0)
+        raw = getattr(event, "text", None) or getattr(event, "raw", "")
+        if isinstance(event, InvalidBlock) and (cut := _round_end(raw)) < len(raw):
+            starts.append(at + cut)
+            at, events = at + cut, parse_all(text[at + cut:])
+            continue
+        at += len(raw)
+    return starts
 
 
 def _round_end(raw: str) -> int:
-    """Where the round that wrote the invalid block ``raw`` ended inside it: at the blank line before the next
-    round's words, when its <query> or <url> (one line of words) was left open before it; else ``len(raw)``.
-    A <source> may hold blank lines of its own: there is no telling."""
+    """Where the round that wrote the invalid block ``raw`` may have ended inside it (see
+    guessed_round_starts): at the blank line in its <query> or <url> left open; else ``len(raw)``."""
     m = _INNER_OPEN_RE.match(raw)
     if m is None or m.group(1) == "source" or (blank := raw.find("\n\n", m.end())) < 0:
         return len(raw)

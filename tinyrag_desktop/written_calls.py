@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .chats import StoredMessage, StoredTool
-from .markdown_prep import invalid_blocks, invalid_mark, not_closed
+from .markdown_prep import guessed_round_starts, invalid_blocks, invalid_mark, not_closed, round_cuts, round_pieces
 from .protocol.xmltext import decode_content
 
 STOPPED_WRITING = "Stopped while the model was writing it; not run."
@@ -62,10 +62,39 @@ def written_tool(raw: str, position: int) -> StoredTool:
                       "skipped", param, error=STOPPED_WRITING, elapsed_ms=-1, position=position)
 
 
+ROUND_STARTS = "round_starts"  # the key of an answer's stats that says where in its text each round began
+
+
+def round_starts(message: StoredMessage) -> list[int] | None:
+    """Where in ``message.content`` each round after the first began, as the window kept it in the stats; None
+    for an answer stored before it was kept (or with a value that is no list of numbers)."""
+    starts = (message.stats or {}).get(ROUND_STARTS)
+    if not isinstance(starts, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in starts):
+        return None
+    return starts
+
+
+def round_segments(message: StoredMessage) -> list[str | StoredTool]:
+    """``message.segments()`` with each text also cut where a round began after a call the round before left
+    open (round_cuts): each part is parsed on its own, as the engine parsed it (invalid_blocks). Stored before
+    the starts were kept, they are guessed (guessed_round_starts)."""
+    starts = round_starts(message)
+    cuts = None if starts is None else round_cuts(message.content, starts)
+    out: list[str | StoredTool] = []
+    at = 0  # where the text segment starts in the content: the tools between them take none of it
+    for seg in message.segments():
+        if not isinstance(seg, str):
+            out.append(seg)
+            continue
+        out += round_pieces(seg, guessed_round_starts(seg) if cuts is None else [cut - at for cut in cuts])
+        at += len(seg)
+    return out
+
+
 def shown_segments(message: StoredMessage) -> list[str | StoredTool]:
-    """``message.segments()``, and for an answer the user stopped while a call was being written, that call as
-    a tool of its own at the end (see written_tool) in place of the text it ends with."""
-    segments = message.segments()
+    """``round_segments(message)``, and for an answer the user stopped while a call was being written, that call
+    as a tool of its own at the end (see written_tool) in place of the text it ends with."""
+    segments = round_segments(message)
     stopped = message.status == "stopped" or (message.stats or {}).get("outcome") == "stopped"
     if not stopped or not segments or not isinstance(segments[-1], str):
         return segments

@@ -17,7 +17,7 @@ TOOL_START = {"event", "id", "tool", "query", "param", "round", "raw"}
 TOOL_RESULT = {"event", "id", "tool", "query", "source", "error", "result_bytes", "status", "elapsed_ms", "result",
                "param", "round", "raw"}
 DONE = {"event", "rounds", "tools_run", "elapsed_ms", "transcript", "sources", "left_out", "window", "model",
-        "shortened"}
+        "shortened", "round_starts"}
 
 
 def _command(base_url: str, data_dir: Path) -> list[str]:
@@ -69,4 +69,7 @@ def test_tool_start_tool_result_and_done_carry_every_field_and_no_other(tmp_path
     assert result["result_bytes"] == len(result["result"].encode()) and isinstance(result["elapsed_ms"], int)
     assert (result["param"], result["round"], result["raw"]) == ("query", 1, BLOCK)
     assert (done["rounds"], done["tools_run"]) == (2, 1) and isinstance(done["elapsed_ms"], int)
+    # round 2 starts after round 1's call, at the blank line before its words
+    assert done["round_starts"] == [len(f"Let me compute. {BLOCK}")]
+    assert done["transcript"][done["round_starts"][0]:] == "\n\nIt is 42."
 

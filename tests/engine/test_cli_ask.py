@@ -463,3 +463,27 @@ def test_a_tool_that_is_off_names_the_flag_that_turns_it_on_to_the_model_and_the
         "The tool nanogo is disabled: pass --allow-nanogo, or enable 'Allow Go code (nanoGo)' in Settings.",
         "The tool shell is disabled: pass --allow-shell-exec to let the model run commands."]
     assert "pass --allow-nanogo" in told and "pass --allow-shell-exec" in told
+
+
+def test_a_program_left_open_in_one_round_is_said_not_closed_and_the_next_round_is_not_part_of_it(tmp_path) -> None:
+    # A <source> holds blank lines of its own: only the round's start (Done.round_starts) tells where the
+    # program's round ended. Read as one text, round 2's "</tool>" closed it: "the <source> element is not closed".
+    program = 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n}'
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([f'Let me run <tool name="nanogo"><source>{program}']),
+                  Stream(["Oops, I forgot the closing </tool> tag. Anyway, it prints hi."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
+    assert said == ["(a tool call not run: the block was not closed with </tool> before the end)"], proc.stderr
+
+
+def test_a_call_with_a_blank_line_in_one_round_is_said_not_run_for_the_engines_reason(tmp_path) -> None:
+    # No blank line is taken for a round's end: "not closed with </tool> before the end" was said of a block
+    # closed in the same round, for which the engine told the model "the <query> element is not closed".
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['Let me compute <tool name="calculate"><query>2+2\n\nthat is</tool> After all, 2+2 is 4.']))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
+    assert said == ["(a tool call not run: the <query> element is not closed)"], proc.stderr

@@ -9,8 +9,8 @@ from tests.engine.conftest import collect
 from tests.engine.test_engine import of, tokens, visible
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import EngineConfig, advice
-from tinyrag_desktop.engine.events import EngineError, Text, ToolFinished, ToolStarted
-from tinyrag_desktop.markdown_prep import invalid_blocks
+from tinyrag_desktop.engine.events import Done, EngineError, Text, ToolFinished, ToolStarted
+from tinyrag_desktop.markdown_prep import invalid_blocks, round_pieces
 
 CALL = '<tool name="calculate"><query>2+2</query></tool>'
 
@@ -130,11 +130,13 @@ async def test_a_block_written_wrong_is_not_run_and_the_model_is_told_the_real_r
     note = told(llm, 1)
     assert "was not run: it is not a valid block (" in note and why in note
     assert "written other than exactly" not in note
-    # The window marks the block as a call not run, with the same reason; the next round's words, in the same
-    # text, are not taken into a block never closed (they showed as code, in the block).
-    shown, found = invalid_blocks(written + "\n\nIt is 4.")
+    # The window marks the block as a call not run, with the same reason; the next round's words, read on
+    # their own as the engine read them, are not taken into a block never closed (they showed as code in it).
+    (done,) = of(events, Done)
+    pieces = round_pieces(done.transcript, done.round_starts)
+    assert [piece.strip() for piece in pieces] == [written, CALL, "It is 4."]
+    found = [block for piece in pieces for block in invalid_blocks(piece)[1]]
     assert len(found) == 1 and why in found[0][1] and "It is 4." not in found[0][0]
-    assert shown.endswith("\n\nIt is 4.")
 
 
 async def test_a_block_cut_at_the_length_limit_gets_no_round_more(llm, make_engine) -> None:

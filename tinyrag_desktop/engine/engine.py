@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
 import logging
 import time
@@ -258,7 +259,8 @@ class Engine(ToolCalls):
         cut = fitting.left_out or fitting.shortened
         window = fitting.window.tokens if fitting.window and fitting.window.sure and cut else 0
         yield Done(rounds, req.tools_run, elapsed_ms(started), "".join(req.transcript), used, fitting.left_out,
-                   window, _anchors(offered, used), model, fitting.shortened)
+                   window, _anchors(offered, used), model, fitting.shortened,
+                   tuple(itertools.accumulate(len(text) for text in req.transcript[:-1])))
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled

@@ -209,9 +209,12 @@ class Done(_Event):
     anchors: tuple[str | None, ...] = ()  # one per source, as Route's
     model: str = ""  # the model that answered: the server's first chat model when none was chosen
     shortened: int = 0  # of the earlier answers sent, how many went shorter than stored (context.fit_chat)
+    # Where in ``transcript`` each round after the first starts (at the gap before its words): `ask` parses
+    # each round's text on its own, as the engine did (a call left open in one took in the next one's words).
+    round_starts: tuple[int, ...] = ()
 
     def payload(self) -> dict[str, Any]:
-        out = {**asdict(self), "sources": list(self.sources)}
+        out = {**asdict(self), "sources": list(self.sources), "round_starts": list(self.round_starts)}
         if any(self.anchors):
             out["anchors"] = list(self.anchors)
         else:

@@ -230,10 +230,6 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._route_label.setText(f"Route, guessed from the question: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
 
-    def set_round(self, number: int) -> None:
-        """The request went on to round ``number`` (the bridge's roundStarted)."""
-        self._rounds = max(self._rounds, number)
-
     def set_model(self, name: str) -> None:
         """The model writing the answer (the bridge's modelNamed): with none chosen, the one the server gave,
         which only Done said, and a stopped answer's footer read "2.1 s · stopped"."""
@@ -297,7 +293,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._segments.clear()
         self._content, self._content_len, self._pending, self._closed = [], 0, [], []
         self._active, self._active_text = None, ""
-        self.append_text(content[: len(content) - len(text)])
+        self._append_in_rounds(content[: len(content) - len(text)])
 
     def _settle_thinking(self) -> None:
         if self._thinking is not None:
@@ -367,7 +363,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         denied = sum(1 for c in self._cards.values() if c.denied)
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
                        **self.model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
-                       **({"shortened": ev.shortened, "window": ev.window} if ev.shortened else {})}
+                       **({"shortened": ev.shortened, "window": ev.window} if ev.shortened else {}),
+                       **self.round_stat()}
         self._count_stopped()
         self._show_footer()
         if self._error is None:  # a failed one said so already
@@ -394,7 +391,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
         # it refused (an unknown tool's card is an error, but nothing ran).
         self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
-                       "outcome": "stopped", **self.model_stat()}
+                       "outcome": "stopped", **self.model_stat(), **self.round_stat()}
         self._count_stopped()
         self._show_footer()
         self._set_state("stopped", announce=True)

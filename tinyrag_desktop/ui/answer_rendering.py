@@ -13,7 +13,8 @@ import time
 from PySide6.QtCore import QTimer
 
 from ..chats import StoredTool
-from ..written_calls import stopped_call, written_tool
+from ..markdown_prep import left_open, round_cuts
+from ..written_calls import ROUND_STARTS, stopped_call, written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
 from .markdown_render import Palette
@@ -36,6 +37,46 @@ class RenderingMixin:
     """AnswerWidget's column of text segments and the cards between them (mixed into it, see answer.py)."""
 
     _written: StoredTool | None = None  # the call being written when the answer was stopped (see _show_written)
+    _round_starts: tuple[int, ...] = ()  # where in the content each round after the first began (see set_round)
+    _seam_next = False  # the next segment starts a round: as far from the one above as one document has it
+
+    def set_round(self, number: int) -> None:
+        """The request went on to round ``number`` (the bridge's roundStarted): a stopped answer's footer says
+        how many began, and where it begins is kept (see round_stat). After a call the last round left open,
+        its text starts a segment of its own (see _round_break)."""
+        if number > max(self._rounds, 1):
+            begun = self._round_starts[-1] if self._round_starts else 0
+            self._round_starts += (self._content_len,)
+            if left_open(self.content()[begun:]):
+                self._round_break()
+        self._rounds = max(self._rounds, number)
+
+    def round_stat(self) -> dict[str, list[int]]:
+        """Where each round after the first began in the text, for the stats it is stored with (Copy, Export
+        and the chat opened again read each round's text on its own: written_calls.round_segments)."""
+        return {ROUND_STARTS: list(self._round_starts)}
+
+    def _round_break(self) -> None:
+        """The text that comes now starts a segment of its own, parsed on its own as the engine parsed it: in
+        one segment with the text before, a call the last round left open took in its words (invalid_blocks)."""
+        if self._pending:  # the round's text is rendered in later steps, in its own segment
+            self._closed.append(Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending)))
+            self._pending.clear()
+            if not self._timer.isActive():
+                self._timer.start(0)
+        elif self._active is None:  # no text yet, or a card ended it: the next text starts a segment anyway
+            return
+        self._active, self._active_text, self._seam_next = None, "", True
+
+    def _append_in_rounds(self, text: str) -> None:
+        """Show ``text`` again from the start (part of it was taken back: see retract), cut where it was."""
+        self._round_starts = tuple(s for s in self._round_starts if s <= len(text))
+        at = 0
+        for cut in round_cuts(text, self._round_starts):
+            self.append_text(text[at:cut])
+            self._round_break()
+            at = cut
+        self.append_text(text[at:])
 
     def flush(self) -> None:
         """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
@@ -90,7 +131,7 @@ class RenderingMixin:
             if self._render_run(self._closed[0]):
                 self._closed.pop(0)
         elif self._pending:
-            run = Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
+            run = Run(self._active or self._round_segment(), self._active_text + "".join(self._pending))
             self._pending.clear()
             finished = self._render_run(run, growing=self._streaming)
             self._active, self._active_text = run.seg, run.text if finished else ""
@@ -165,6 +206,14 @@ class RenderingMixin:
             self._seams[seg].fit()
         mark_reading_stop(text_segments(self.parts()), self._segments)  # Tab reads the answer from its first
 
+    def _round_segment(self) -> MarkdownSegment:
+        """A new segment for the text at the end, set apart from the segment above as in one document when a
+        round begins there (see _round_break)."""
+        seg = self._new_segment("")
+        if self._seam_next:
+            self._seams[seg], self._seam_next = Seam(self._body, seg), False
+        return seg
+
     def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
         seg = MarkdownSegment(self, self._palette, self._settings)
         seg.set_frame(prefix, "")
@@ -200,7 +249,8 @@ class RenderingMixin:
         """Keep ``raw``, the block the model was writing when the answer was stopped, as the answer reopened
         shows it (written_calls.shown_segments): as a card when stopped_call finds the call in the text after
         the last card, else as text. A card for any block made the two differ ("…</source></tool")."""
-        last = self.content()[max(self._positions.values(), default=0):]
+        content = self.content()  # the text after the last card, or the round cut apart after it (round_segments)
+        last = content[max([*self._positions.values(), *round_cuts(content, self._round_starts)], default=0):]
         if stopped_call(last + raw) == len(last):
             self._show_written(raw)
         else:
@@ -233,7 +283,7 @@ class RenderingMixin:
         elif not self._after_card:  # the first part of the answer
             self._before_card = None
         # (cards one after another: a mark after the last goes where one after the first would have)
-        self._after_card = True
+        self._after_card, self._seam_next = True, False
         self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
 

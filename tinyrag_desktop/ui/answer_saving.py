@@ -110,7 +110,7 @@ class AnswerSaver(QObject):
         state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
         if state == self._saved:
             return
-        stats = {**(answer.stats or answer.model_stat()), "outcome": "stopped",
+        stats = {**(answer.stats or {**answer.model_stat(), **answer.round_stat()}), "outcome": "stopped",
                  "elapsed_ms": int((time.monotonic() - self._started) * 1000)}
         if self._write(answer, "stopped", INTERRUPTED, stats, content=content, tools=tools, reasoning=reasoning,
                        wait=PROGRESS_WAIT):

@@ -39,7 +39,8 @@ class StoredFormMixin:
         footer and error as shown. One never stored has no transcript (its tool blocks are given back to the
         model as text then), and the status its state shows."""
         transcript, status = self._stored_as
-        return StoredMessage(0, "assistant", self.content(), transcript, self.reasoning(), self.route, self.stats,
+        stats = self.stats if self.stats is not None else self.round_stat()  # (still answering: its rounds so far)
+        return StoredMessage(0, "assistant", self.content(), transcript, self.reasoning(), self.route, stats,
                              status or {"stopped": "stopped", "failed": "error"}.get(self._state, "done"),
                              self.error, tuple(self.stored_tools()))
 
@@ -109,8 +110,11 @@ class StoredFormMixin:
             self._route_shown = True  # stored as they were shown
         if message.reasoning:
             self.append_reasoning(message.reasoning, live=False)
-        for seg in shown_segments(message):
+        segments = shown_segments(message)
+        for before, seg in zip([None, *segments], segments):
             if isinstance(seg, str):
+                if isinstance(before, str):  # the text of a round after the first: in its own segment, as shown
+                    self._round_break()
                 self.append_text(seg)
                 continue
             if seg.call_id == WRITTEN_ID:  # stopped while the model wrote it: the text it is, as a card
