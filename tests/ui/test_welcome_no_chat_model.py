@@ -54,3 +54,31 @@ def test_a_first_start_says_so_before_try_again(make_window, qloop, tmp_path):
         qloop.run(wait_until(lambda: "is running" in win.welcome.panel.intro.text()))
         intro = win.welcome.panel.intro.text()
         assert f"LM Studio is running at {ollama.base_url}" in intro and "load one in LM Studio" in intro
+
+
+def test_a_save_that_keeps_the_address_leaves_what_try_again_found(make_window, qloop):
+    """Settings → Save with only the theme changed: the page went from "Still no chat model. What was tried:
+    …lists only embedding models" to "Asked just now, and the address you saved did not answer… Is the server
+    running?", beside an intro saying Ollama runs. Only a new address is asked again."""
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as ollama:
+        def probe():
+            return probe_servers((KnownServer("Ollama", _port(ollama)),))
+
+        win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe, chat_model="")
+        qloop.run(wait_until(win.welcome.visible))
+        panel = win.welcome.panel
+        panel.retry_button.click()
+        qloop.run(wait_until(lambda: not panel.busy and "What was tried" in panel.status.text()))
+        found = panel.status.text()
+        assert found.startswith("Still no chat model.")
+        checks: list[str] = []
+        checked = win.welcome.server_checked
+        win.welcome.server_checked = lambda state: (checks.append(state), checked(state))  # type: ignore[method-assign]
+        assert win.apply_settings(win.settings.replace(theme="dark"))
+        qloop.run(wait_until(lambda: checks))
+        assert panel.status.text() == found and "did not answer" not in panel.status.text()
+
+        dead = f"http://127.0.0.1:{free_port()}/v1"  # a new address is still asked, and said
+        assert win.apply_settings(win.settings.replace(base_url=dead))
+        qloop.run(wait_until(lambda: "did not answer" in panel.status.text()))
+        assert dead in panel.status.text()

@@ -39,6 +39,11 @@ GUIDE_ADDED = ("The tinyRAG user guide was added to your knowledge base (View �
 LLAMA_CPP_REQUIREMENT = "llama-cpp-python[server]>=0.3"
 
 
+def _server_of(settings: Any) -> tuple[str, str]:
+    """What a server check asks, from the settings: the address, and the key it is asked with."""
+    return str(settings["base_url"]).rstrip("/"), str(settings["api_key"] or "")
+
+
 class WelcomeController:
     """Switches the conversation area between the chat view and the welcome panel."""
 
@@ -56,6 +61,7 @@ class WelcomeController:
         self._again = QTimer(win, interval=RECHECK_MS, singleShot=True)
         self._again.timeout.connect(self._check_again)
         self._asked: str | None = None  # an address saved while the page showed, until its check has ended
+        self._address = _server_of(win.settings)  # what the last check asked: a save that keeps it asks nothing
         win.settingsApplied.connect(self._settings_applied)
         QTimer.singleShot(0, win, self._check_guide)  # once the loop runs (the first run imports it instead)
 
@@ -69,7 +75,12 @@ class WelcomeController:
     def _settings_applied(self, settings: Any) -> None:
         """An address saved in Settings while the page shows is asked at once (apply_settings started the
         check), and the page says so, then what came of it: it went on saying "No model server has answered
-        yet…", and nothing said the address typed did not answer until Try again was pressed."""
+        yet…", and nothing said the address typed did not answer until Try again was pressed. A save that
+        leaves the address alone (the theme only) says nothing: it turned "Still no chat model…" into "did
+        not answer" of the address that Try again had already tried."""
+        address, self._address = self._address, _server_of(settings)
+        if address == self._address:
+            return
         if self.visible() and hasattr(self._panel, "say_asking"):
             self._asked = str(settings["base_url"])
             self._panel.say_asking(self._asked)
