@@ -60,3 +60,34 @@ def test_other_errors_offer_no_model_choice(make_window, server, qloop):
     server.queue(Status(500, {"error": {"message": "boom"}}))
     assert qloop.run(ask_and_wait(win, "Hi")) == "error"
     assert win.view.answers()[-1].findChild(QPushButton, "errorChooseModel").isHidden()
+
+
+def test_the_error_names_the_button_beside_it_and_large_text_puts_the_buttons_below(make_window, qloop, qapp):
+    """It said "…Choose one in Settings." beside the "Choose a model…" button, and at 18 pt in a 1000 px window
+    its three buttons squeezed the message into a column five lines tall."""
+    from PySide6.QtGui import QFont
+
+    before = QFont(qapp.font())
+    large = QFont(before)
+    large.setPointSize(18)
+    with ScriptedLLMServer(models=MODELS) as server:
+        win = make_window(server.base_url, chat_model="llama3")
+        win.resize(1000, 760)
+        qloop.run(wait_until(lambda: win.status.reach.text() == "model missing"))
+        server.queue(Status(404, {"error": {"message": "model 'llama3' not found"}}))
+        assert qloop.run(ask_and_wait(win, "hello?")) == "error"
+        answer = win.view.answers()[-1]
+        assert answer.error.endswith("Choose one with “Choose a model…”.") and "in Settings" not in answer.error
+        box, message = answer._error_box, answer._error_label
+        assert not box.below()  # at the usual size the buttons stay beside it
+        assert message.geometry().right() < answer.model_button.geometry().left()
+        qapp.setFont(large)
+        try:
+            qloop.run(wait_until(lambda: answer.model_button.fontInfo().pointSize() == 18))
+            qloop.run(wait_until(box.below))
+            win.grab().save("/tmp/ui44a/missing_model_large.png")
+            assert answer.model_button.geometry().top() >= message.geometry().bottom()
+            lines = message.height() / message.fontMetrics().lineSpacing()
+            assert lines < 4, lines
+        finally:
+            qapp.setFont(before)

@@ -45,6 +45,9 @@ class ServerUnreachable(LLMError):
 # How a ModelNotFound's message names the model ("The server has no model called “llama3”…"): the window
 # offers the server's models beside it, also when a chat is reopened (only the message is stored).
 NO_SUCH_MODEL = "has no model called “"
+# What it says to do: the command line's words; the window, with a "Choose a model…" button beside the
+# message, names the button instead (sent to Settings, the words read wrong beside it).
+CHOOSE_ANOTHER = "Choose one in Settings (or pass --model)."
 
 
 class ModelNotFound(LLMError):

@@ -25,6 +25,7 @@ from ..tools.readable import strip_invisible
 from .errors import (
     AuthenticationFailed,
     BadResponse,
+    CHOOSE_ANOTHER,
     FirstTokenTimeout,
     LLMError,
     NO_SUCH_MODEL,
@@ -365,8 +366,7 @@ class LLMClient:
                 chatting = [m for m in models if is_chat_model(m)] or models
                 listed = ", ".join(chatting[:20]) + (" …" if len(chatting) > 20 else "")
                 return ModelNotFound(
-                    f"The server {NO_SUCH_MODEL}{model}”. It has: {listed}. "
-                    "Choose one in Settings (or pass --model).",
+                    f"The server {NO_SUCH_MODEL}{model}”. It has: {listed}. {CHOOSE_ANOTHER}",
                     models,
                 )
             if status == 404 and "model" in said:

@@ -25,7 +25,7 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
-from .error_box import ErrorBox
+from .error_box import ErrorBox, model_button_words
 from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
@@ -125,8 +125,6 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
         self._error_box = ErrorBox(self)
         self._error_box.setObjectName("answerError")
-        err_row = QHBoxLayout(self._error_box)
-        err_row.setContentsMargins(10, 8, 10, 8)
         self._error_label = QLabel(self._error_box)
         self._error_label.setWordWrap(True)
         self._error_label.setTextFormat(Qt.TextFormat.RichText)  # escaped, with `commands` in monospace
@@ -145,10 +143,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # the server lacks the model asked for: its models a click away, not only in Settings
         self.model_button = QPushButton("Choose a model…", self._error_box, objectName="errorChooseModel")
         self.model_button.clicked.connect(lambda: self.modelMenuRequested.emit(self.model_button))
-        err_row.addWidget(self._error_label, 1)
-        err_row.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignTop)
-        err_row.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignTop)
-        err_row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._error_box.lay_out(self._error_label, (self.model_button, self.settings_button, self.retry_button))
         self._error_box.hide()
         self._layout.addWidget(self._error_box)
 
@@ -430,6 +425,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
+        self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
+        message = model_button_words(message)  # "Choose one with “Choose a model…”", the button beside it
         self._writing.drop()
         self._arrived()
         self._settle_thinking()
@@ -443,10 +440,10 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._error_label.setText(inline_code_html(message))
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
-        self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
         self.settings_button.setVisible(self._settings_tab is not None)
         self.model_button.setVisible(NO_SUCH_MODEL in message)
         self._error_box.show()
+        self._error_box.fit()  # the buttons beside the message, or below it when they leave it too narrow
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
         self._set_state("failed", announce=True)

@@ -1,16 +1,70 @@
-"""The red box an answer's inline error is shown in."""
+"""The red box an answer's inline error is shown in, with its buttons beside the message or below it."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QPainter, QPen
-from PySide6.QtWidgets import QFrame
+from typing import Iterable
 
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QPainter, QPen
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton
+
+from ..engine.errors import CHOOSE_ANOTHER
+from ..tool_words import window_words
 from .theme import colors
+
+# The message keeps at least this many average characters a line beside the buttons; with less (large text,
+# a narrow window) the buttons go below it: at 18 pt three buttons squeezed it into a column five lines tall.
+MIN_LINE_CHARS = 40
+
+
+def model_button_words(text: str) -> str:
+    """``text`` (already in the window's words) as an error beside its "Choose a model…" button says it:
+    "Choose one in Settings." sent the user away from the button next to the words (the command line keeps
+    them)."""
+    return text.replace(window_words(CHOOSE_ANOTHER), "Choose one with “Choose a model…”.")
 
 
 class ErrorBox(QFrame):
     """The inline error's red box, painted (no style sheet in the conversation, see theme.py)."""
+
+    def lay_out(self, message: QLabel, buttons: Iterable[QPushButton]) -> None:
+        """``message`` with ``buttons`` at its right, or below it when room is short (see :meth:`fit`)."""
+        self._message = message
+        self._buttons = tuple(buttons)
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self._row.setContentsMargins(10, 8, 10, 8)
+        self._row.addWidget(message, 1)
+        line = QHBoxLayout()
+        line.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        for button in self._buttons:
+            line.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        self._row.addLayout(line)
+
+    def below(self) -> bool:
+        """Whether the buttons are under the message."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
+
+    def fit(self) -> None:
+        """Buttons beside the message while it keeps :data:`MIN_LINE_CHARS` a line, below it otherwise."""
+        if not hasattr(self, "_row"):
+            return
+        shown = [b for b in self._buttons if not b.isHidden()]
+        beside = sum(b.sizeHint().width() for b in shown) + self._row.spacing() * len(shown)
+        margins = self._row.contentsMargins()
+        room = self.width() - margins.left() - margins.right() - beside
+        short = room < self._message.fontMetrics().averageCharWidth() * MIN_LINE_CHARS
+        want = QBoxLayout.Direction.TopToBottom if short else QBoxLayout.Direction.LeftToRight
+        if self._row.direction() != want:
+            self._row.setDirection(want)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fit()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # larger text, the same width: the message narrower
+            self.fit()
 
     def paintEvent(self, event) -> None:  # noqa: N802
         c = colors()
