@@ -76,3 +76,21 @@ def test_a_note_too_long_for_two_lines_keeps_the_settings_name_whole(qapp):
     wide = fm.horizontalAdvance("This answer used every tool call") + 4
     cut = two_lines(fm, long, wide)
     assert len(cut) == 2 and cut[1].startswith("…") and cut[1].endswith("raise “Tool calls”.")
+
+
+def test_a_note_cut_to_two_lines_loses_no_words_from_the_middle(make_window, server, qloop):
+    """The calculator's "…write (3!)!! for the double …(7!! is 7 × 5 × 3 × 1) or…" had lost "factorial" from
+    the middle, which changed what it said: with no whole clause to keep, the note is cut at its end."""
+    server.queue(Stream(tokens('A <tool name="calculate"><query>(3!)!!!</query></tool>', 6)),
+                 Stream(tokens("Done.")))
+    win = make_window(server.base_url)
+    win.resize(620, 700)
+    assert qloop.run(ask_and_wait(win, "calc")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    note = card.note
+    assert "double factorial (7!!" in note
+    lines = card._note_lines()
+    assert len(lines) == 2, lines  # cut: the note needs three or more lines at this width
+    assert "…" in lines[1]
+    said = " ".join(lines)
+    assert said.endswith("…") and note.startswith(said[:-1].rstrip()), said

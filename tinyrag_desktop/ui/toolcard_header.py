@@ -22,20 +22,34 @@ def one_line(text: str) -> str:
 
 
 def two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
-    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
-    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do. Unless
+    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long keeps
+    the note's last clauses ("…To allow more, raise “Tool calls per round” in Settings → Limits."): a note ends
+    with what to do; it is cut at its end when no whole clause fits (see _second_line). Unless
     the cut would take from a setting's name (“Turn on …tools” in Settings” at 18 pt): the note then takes
     as many lines as it needs, as the name is what it is for."""
     lines = _wrapped(fm, text, room)
     if len(lines) <= 2:
         return lines
-    rest = " ".join(lines[1:])
-    tail = rest.split(" ")  # whole words dropped from its start, not letters
-    while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
-        tail.pop(0)
-    cut = [lines[0], fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
+    cut = [lines[0], _second_line(fm, " ".join(lines[1:]), room)]
     named = re.findall(r"“[^”]*”", text)
     return cut if all(name in " ".join(cut) for name in named) else lines
+
+
+# Where a second line may start with "…": after a sentence's or a clause's punctuation, before a word (not
+# "7!! is", where a "!" ends a number, nor "3. 5").
+_CLAUSE_START = re.compile(r"[.,;:] (?=[^\s\d])")
+
+
+def _second_line(fm: QFontMetrics, rest: str, room: int) -> str:
+    """The second line of a note too long for two: its end from a clause's start ("…To allow more, raise …"),
+    the first that fits, so it keeps what to do; with none, ``rest`` cut at its end. Words dropped from the
+    middle of a clause changed what it said: "write (3!)!! for the double …(7!! is 7 × 5 × 3 × 1)" had lost
+    "factorial"."""
+    for start in _CLAUSE_START.finditer(rest):
+        tail = "…" + rest[start.end():]
+        if fm.horizontalAdvance(tail) <= room:
+            return tail
+    return fm.elidedText(rest, Qt.TextElideMode.ElideRight, room)
 
 
 def _wrapped(fm: QFontMetrics, text: str, room: int) -> list[str]:
