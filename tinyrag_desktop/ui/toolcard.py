@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
+from PySide6.QtCore import Property, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QContextMenuEvent, QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
@@ -17,6 +17,7 @@ from .plain_text import plain_tip
 from .sources import split_sources
 from .toolcard_details import DetailsMixin, ToolDetails
 from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line
+from .toolcard_menu import card_menu
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
@@ -471,6 +472,16 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             event.accept()
             return
         super().mousePressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        """Its menu (see toolcard_menu): from the keyboard, under the header's title, where the focus is seen."""
+        at = event.globalPos()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            at = self.mapToGlobal(QPoint(12, self._row() + 7))
+        menu = card_menu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(at)
+        event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
