@@ -77,7 +77,7 @@ def test_the_error_names_the_button_beside_it_and_large_text_puts_the_buttons_be
         server.queue(Status(404, {"error": {"message": "model 'llama3' not found"}}))
         assert qloop.run(ask_and_wait(win, "hello?")) == "error"
         answer = win.view.answers()[-1]
-        assert answer.error.endswith("Choose one with “Choose a model…”.") and "in Settings" not in answer.error
+        assert answer.error.endswith("Choose one of those to use instead.") and "in Settings" not in answer.error
         box, message = answer._error_box, answer._error_label
         assert not box.below()  # at the usual size the buttons stay beside it
         assert message.geometry().right() < answer.model_button.geometry().left()

@@ -22,7 +22,7 @@ def _refused() -> Exception:
 
 @pytest.mark.parametrize(("reply", "chat_model", "expected"), [
     (Status(401, {"error": {"message": "invalid key"}}), "scripted", "Set it in Settings."),
-    (Status(404, {"error": {"message": "model 'missing' not found"}}), "missing", "Choose one with “Choose a model…”."),
+    (Status(404, {"error": {"message": "model 'missing' not found"}}), "missing", "Choose one of those to use instead."),
 ], ids=["api-key", "model"])
 def test_an_answers_error_names_the_setting_not_the_flag(make_window, server, qloop, reply, chat_model, expected):
     # It said "Set it in Settings (or pass --api-key)." under the question: no one can pass a flag there.

@@ -426,7 +426,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         """Show an error inline, in plain words, with a Retry button."""
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
         self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
-        message = model_button_words(message)  # "Choose one with “Choose a model…”", the button beside it
+        message = model_button_words(message)  # "Choose one of those to use instead": the button beside it does
         self._writing.drop()
         self._arrived()
         self._settle_thinking()

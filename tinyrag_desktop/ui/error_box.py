@@ -21,7 +21,7 @@ def model_button_words(text: str) -> str:
     """``text`` (already in the window's words) as an error beside its "Choose a model…" button says it:
     "Choose one in Settings." sent the user away from the button next to the words (the command line keeps
     them)."""
-    return text.replace(window_words(CHOOSE_ANOTHER), "Choose one with “Choose a model…”.")
+    return text.replace(window_words(CHOOSE_ANOTHER), "Choose one of those to use instead.")
 
 
 class ErrorBox(QFrame):
