@@ -84,3 +84,4 @@ def test_the_chat_shows_as_it_was_until_it_is_built_again_in_the_new_colours(
 
 def _covers(win) -> list:
     return win.view.findChildren(QLabel, "chatCover")
+

@@ -504,7 +504,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if problem:
             self.problem("Settings", problem)
             return False
-        theme_changed = settings["theme"] != self.settings["theme"]
+        changed = {name for name in settings if settings[name] != self.settings[name]}
+        theme_changed = "theme" in changed
         runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
         self.settings = settings
         if theme_changed:
@@ -514,7 +515,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         removed, now = self._fill_personas(), self.persona.currentText()
         self.check_server()
         if save or said:
-            self.statusBar().showMessage(settings_saved_words(removed, now), 10000 if removed and now else 5000)
+            words = settings_saved_words(removed, now, changed)
+            self.statusBar().showMessage(words, 10000 if removed and now else 5000)
         self.settingsApplied.emit(settings)
         return True
 
