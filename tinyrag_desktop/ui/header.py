@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Collection, Iterable
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QSizePolicy, QStylePainter, QToolButton, QWidget
@@ -90,12 +90,25 @@ def _short(name: str, most: int = 16) -> str:
     return name if len(name) <= most else name[:most - 1].rstrip() + "…"
 
 
-def settings_saved_words(removed: str, now: str) -> str:
+# Settings that take effect as they are saved; every other one from the next question on.
+APPLIED_AT_ONCE = frozenset({"theme"})
+
+
+def settings_saved_words(removed: str, now: str, changed: Collection[str] = ()) -> str:
     """What Save in Settings did; with the open chat's persona ``removed``, that the header switched to another,
-    in words short enough for the status bar of an 800-pixel window (it was cut there)."""
+    in words short enough for the status bar of an 800-pixel window (it was cut there). ``changed``: the
+    settings whose values changed; "they apply to the next question" only when one of them does (after a
+    theme changed, it was said of the theme already shown)."""
     if removed and now:
         return f"{persona_gone_words(removed, now)} Settings saved."
-    return "Settings saved; they apply to the next question."
+    at_once, later = bool(APPLIED_AT_ONCE & set(changed)), bool(set(changed) - APPLIED_AT_ONCE)
+    if at_once and later:
+        return "Settings saved; the theme applies now, the rest to the next question."
+    if at_once:
+        return "Settings saved; the new theme applies now."
+    if later:
+        return "Settings saved; they apply to the next question."
+    return "Settings saved."
 
 
 def edit_personas_button(parent: QWidget) -> QToolButton:

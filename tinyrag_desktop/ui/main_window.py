@@ -48,7 +48,7 @@ from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .plain_text import plain_tip
-from .recolour import recolour_chat
+from .recolour import cover_view, recolour_chat
 from .platform_start import quiet_font_warnings
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
@@ -178,10 +178,11 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._retheme()
 
     def _retheme(self) -> None:
+        cover = cover_view(self.view) if self.chat_id else None  # the chat as it was, while built again
         self._app_palette = apply_theme(self._qapp(), self.settings["theme"])
         self.view.palette_colours = self._app_palette
         self._style_chrome()
-        recolour_chat(self)
+        recolour_chat(self, cover)
 
     @staticmethod
     def _qapp():
@@ -503,7 +504,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if problem:
             self.problem("Settings", problem)
             return False
-        theme_changed = settings["theme"] != self.settings["theme"]
+        changed = {name for name in settings if settings[name] != self.settings[name]}
+        theme_changed = "theme" in changed
         runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
         self.settings = settings
         if theme_changed:
@@ -513,7 +515,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         removed, now = self._fill_personas(), self.persona.currentText()
         self.check_server()
         if save or said:
-            self.statusBar().showMessage(settings_saved_words(removed, now), 10000 if removed and now else 5000)
+            words = settings_saved_words(removed, now, changed)
+            self.statusBar().showMessage(words, 10000 if removed and now else 5000)
         self.settingsApplied.emit(settings)
         return True
 

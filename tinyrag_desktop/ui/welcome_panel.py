@@ -119,7 +119,6 @@ class WelcomePanel(QFrame):
         self.builtin_more.setCheckable(True)
         self.builtin_more.setFlat(True)
         self.builtin_more.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.builtin_more.setStyleSheet("QPushButton { text-align: left; text-decoration: underline; }")
         self.builtin_more.toggled.connect(self._show_install)
         self.builtin_label = QLabel(self)
         self.builtin_label.setObjectName("welcomeBuiltinNote")
@@ -198,6 +197,10 @@ class WelcomePanel(QFrame):
         sheet = style_sheet(colors().dark)
         for button in (self.retry_button, self.builtin_button, self.settings_button):
             button.setStyleSheet(sheet)
+        # A link-like fold, in the theme's text colour named here: its style sheet kept the palette it was
+        # first polished with, dark words on the dark page after light → dark.
+        self.builtin_more.setStyleSheet("QPushButton { text-align: left; text-decoration: underline; "
+                                        f"color: {colors().text.name()}; }}")
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
