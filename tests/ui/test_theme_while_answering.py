@@ -43,7 +43,8 @@ def test_a_theme_changed_while_the_open_chat_answers_recolours_the_finished_answ
     assert win.send()
     qloop.run(wait_until(lambda: win.view.answers()[-1].cards() and win.view.answers()[-1].cards()[0].status == "done"))
     earlier, streaming = win.view.answers()
-    assert "return 1" in streaming.segments()[0].toPlainText()
+    # the text before the card is drawn at the next frame (answers redraw at most every FRAME_MS), not with it
+    qloop.run(wait_until(lambda: "return 1" in streaming.segments()[0].toPlainText()))
     assert _backgrounds(earlier) == _backgrounds(streaming) == {LIGHT.code_bg}
     _shoot(win, "before")
 
