@@ -497,18 +497,8 @@ def load_settings(data_dir: Path, *, keep_aside: bool = False) -> tuple[Settings
         return defaults(), []
     except OSError as exc:
         return defaults(), [f"Could not read {path} ({exc.strerror}); using default settings."]
-    notes: list[str] = []
     try:
-        # "utf-8-sig": a byte order mark at the start (Windows Notepad writes one) is no damage; it cost every
-        # setting. A UnicodeDecodeError is a ValueError too.
-        text = data.decode("utf-8-sig")
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError:
-            raw = lenient_json(text)  # a hand-edited file's comments: no reason to set every setting aside
-            notes.append(LENIENT_NOTE)
-        if not isinstance(raw, dict):
-            raise ValueError("not a JSON object")
+        raw, notes = decoded(data)
     except (ValueError, RecursionError) as exc:  # RecursionError: brackets nested thousands deep
         log.warning("settings file %s is damaged: %s", path, exc)
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
@@ -529,6 +519,23 @@ def load_settings(data_dir: Path, *, keep_aside: bool = False) -> tuple[Settings
         return defaults(), [f"The settings file was damaged ({why}) and default settings are used.{kept}"]
     settings, warnings = from_mapping(raw)
     return settings, notes + warnings
+
+
+def decoded(data: bytes) -> tuple[dict[str, Any], list[str]]:
+    """The settings file's bytes as its JSON object, and the notes reading it gave (LENIENT_NOTE); raises
+    ValueError (or RecursionError) when it is damaged."""
+    # "utf-8-sig": a byte order mark at the start (Windows Notepad writes one) is no damage; it cost every
+    # setting. A UnicodeDecodeError is a ValueError too.
+    text = data.decode("utf-8-sig")
+    notes: list[str] = []
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError:
+        raw = lenient_json(text)  # a hand-edited file's comments: no reason to set every setting aside
+        notes.append(LENIENT_NOTE)
+    if not isinstance(raw, dict):
+        raise ValueError("not a JSON object")
+    return raw, notes
 
 
 def _unused(path: Path) -> Path:

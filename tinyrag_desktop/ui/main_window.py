@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 
 from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done
-from ..settings import SERVER_DEFAULT_MODEL, Settings, try_save_settings
+from ..settings import SERVER_DEFAULT_MODEL, Settings
+from ..settings_changes import save_changes
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, AnswerSaver
@@ -484,7 +485,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
         # written on Save: a failed write keeps the dialog open, with the edits
-        dialog.commit = lambda settings: try_save_settings(self.data_dir, settings)
+        dialog.commit = lambda settings: save_changes(self.data_dir, self.settings, settings)
         dialog.saved.connect(lambda settings: self.apply_settings(settings, save=False, said=True))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -500,7 +501,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> bool:
         """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart).
         False when they could not be saved: nothing changes, and a message says why."""
-        problem = try_save_settings(self.data_dir, settings) if save else None
+        problem = save_changes(self.data_dir, self.settings, settings) if save else None
         if problem:
             self.problem("Settings", problem)
             return False
