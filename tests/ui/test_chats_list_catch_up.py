@@ -318,3 +318,19 @@ def test_a_list_that_cannot_be_read_is_not_read_again_at_every_tick(make_window,
     for _ in range(2):
         qloop.run(wait_signal(win._chats_timer.timeout, TICK))
     assert len(reads) == 1 and win.sidebar.titles() == ["kept"]  # was read (and logged) every 2 s
+
+
+def test_the_open_chat_renamed_elsewhere_takes_its_new_title_in_the_header_and_the_window_title(
+        make_window, server, qloop, tmp_path):
+    # Another window (an --ask run's, which stays open) renamed the chat shown here: the list said the new
+    # title, the header and the window's title the old one until the chat was opened again.
+    data = tmp_path / "data"
+    win = _asked(make_window, server, qloop, data, "What is the capital of France?")
+    other = _elsewhere(data)
+    try:
+        other.rename(win.chat_id, "Paris")
+    finally:
+        other.close()
+    qloop.run(wait_until(lambda: win.sidebar.titles() == ["Paris"], TICK))
+    assert win.title_label.text() == "Paris"
+    assert win.windowTitle() == "Paris — tinyRAG Desktop"

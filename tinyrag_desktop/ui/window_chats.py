@@ -53,7 +53,9 @@ class ChatsMixin:
             return
         self._catching_up = None
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
-        self.sidebar.set_chats(self.store.list_chats(), self.chat_id, keep_place=keep_place)
+        chats = self.store.list_chats()
+        self._open_chat_titled(chats)
+        self.sidebar.set_chats(chats, self.chat_id, keep_place=keep_place)
 
     def _chats_found(self, words: str, chats: list[ChatInfo]) -> None:
         keep, self._catching_up = words == self._catching_up, None
@@ -61,7 +63,16 @@ class ChatsMixin:
         if keep and self.sidebar.renaming:  # begun since the catch-up was asked for: refilling the list would
             self._listed_version = None  # close the title's editor and lose what was typed; read again later
             return
+        self._open_chat_titled(chats)
         self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
+
+    def _open_chat_titled(self, chats: list[ChatInfo]) -> None:
+        """The open chat's title as the list was just read: renamed in another window (an ``--ask`` run's) while
+        it was open here, its new title showed in the list, and the header and the window's title kept the old
+        one until the chat was opened again."""
+        chat = next((c for c in chats if c.id == self.chat_id), None) if self.chat_id else None
+        if chat is not None and chat.title != self.title_label.text():
+            self.title_label.setText(chat.title)
 
     def _busy_with_the_list(self) -> bool:
         """Whether the user is in the middle of something the list's rows must not go from under: a title
