@@ -179,6 +179,19 @@ async def test_the_next_start_knows_the_model_from_its_first_reply(llm, make_eng
     assert json.loads((tmp_path / engine_module.THINKING_MODELS).read_text()) == []
 
 
+async def test_a_model_noted_by_another_program_meanwhile_stays_in_the_file(llm, make_engine, tmp_path) -> None:
+    # `ask` in a terminal noted a model after the window had read the file: the window's next note wrote its
+    # own list over the file, and the next start no longer knew that model
+    llm.queue(Stream(pieces("A plain answer.")))
+    await collect(make_engine())  # the file read, with nothing in it
+    other = ["http://127.0.0.1:9/v1", "qwq"]
+    (tmp_path / engine_module.THINKING_MODELS).write_text(json.dumps([other]))
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")))
+    await collect(make_engine())
+    noted = json.loads((tmp_path / engine_module.THINKING_MODELS).read_text())
+    assert sorted(noted) == sorted([other, [llm.base_url, "scripted"]])
+
+
 @pytest.mark.parametrize("damage", ["{not json", "[" * 100_000])
 async def test_a_damaged_file_of_models_is_learnt_again(llm, make_engine, tmp_path, damage, caplog) -> None:
     # brackets nested 100,000 deep ended the answer in a RecursionError (the fuzzing review's case)

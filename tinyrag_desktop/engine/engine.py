@@ -484,28 +484,36 @@ def _thought_past_a_call(text: str) -> bool:
 
 
 def _read_habits(data_dir: Path) -> None:
-    """Read the data folder's THINKING_MODELS into _OPENS_THINKING, once; a missing or damaged file is none."""
-    if data_dir in _READ_FROM:
-        return
-    _READ_FROM.add(data_dir)
+    """Read the data folder's THINKING_MODELS into _OPENS_THINKING, once."""
+    if data_dir not in _READ_FROM:
+        _READ_FROM.add(data_dir)
+        _OPENS_THINKING.update(_habits_on_disk(data_dir))
+
+
+def _habits_on_disk(data_dir: Path) -> set[tuple[str, str]]:
+    """The models the data folder's THINKING_MODELS lists; a missing or damaged file lists none."""
     try:
         listed = json.loads((data_dir / THINKING_MODELS).read_text(encoding="utf-8"))
-        _OPENS_THINKING.update((str(url), str(model)) for url, model in listed)
+        return {(str(url), str(model)) for url, model in listed}
     except FileNotFoundError:
         pass
     except (OSError, ValueError, TypeError, RecursionError) as exc:  # damaged: learnt again from the replies
         why = "brackets nested too deeply" if isinstance(exc, RecursionError) else exc
         log.warning("could not read %s: %s", data_dir / THINKING_MODELS, why)
+    return set()
 
 
 def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
-    """Note whether a model's replies start inside its reasoning, here and in the data folder's file."""
+    """Note whether a model's replies start inside its reasoning, here and in the data folder's file (as it
+    is now: what another program beside this one, `ask` in a terminal or the window, noted since stays)."""
     if (habit in _OPENS_THINKING) == opens:
         return
     (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
     path = data_dir / THINKING_MODELS
+    noted = _habits_on_disk(data_dir)
+    (noted.add if opens else noted.discard)(habit)
     try:
-        write_whole(path, json.dumps(sorted(_OPENS_THINKING)))
+        write_whole(path, json.dumps(sorted(noted)))
     except OSError as exc:  # a read-only data folder: known for this run only
         log.warning("could not write %s: %s", path, exc)
 
