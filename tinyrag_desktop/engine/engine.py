@@ -495,23 +495,21 @@ def _habits_on_disk(data_dir: Path) -> set[tuple[str, str]]:
     try:
         listed = json.loads((data_dir / THINKING_MODELS).read_text(encoding="utf-8"))
         return {(str(url), str(model)) for url, model in listed}
-    except FileNotFoundError:
-        pass
     except (OSError, ValueError, TypeError, RecursionError) as exc:  # damaged: learnt again from the replies
-        why = "brackets nested too deeply" if isinstance(exc, RecursionError) else exc
-        log.warning("could not read %s: %s", data_dir / THINKING_MODELS, why)
+        if not isinstance(exc, FileNotFoundError):
+            why = "brackets nested too deeply" if isinstance(exc, RecursionError) else exc
+            log.warning("could not read %s: %s", data_dir / THINKING_MODELS, why)
     return set()
 
 
 def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
-    """Note whether a model's replies start inside its reasoning, here and in the data folder's file (as it
-    is now: what another program beside this one, `ask` in a terminal or the window, noted since stays)."""
+    """Note whether a model's replies start inside its reasoning, here and in the data folder's file."""
     if (habit in _OPENS_THINKING) == opens:
         return
     (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
     path = data_dir / THINKING_MODELS
-    noted = _habits_on_disk(data_dir)
-    (noted.add if opens else noted.discard)(habit)
+    # over the file as it is now: what another program (`ask` in a terminal, the window) noted since stays
+    noted = _habits_on_disk(data_dir) | {habit} if opens else _habits_on_disk(data_dir) - {habit}
     try:
         write_whole(path, json.dumps(sorted(noted)))
     except OSError as exc:  # a read-only data folder: known for this run only
