@@ -503,15 +503,14 @@ def _habits_on_disk(data_dir: Path) -> set[tuple[str, str]]:
 
 
 def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
-    """Note whether a model's replies start inside its reasoning, here and in the data folder's file."""
+    """Note whether a model's replies start inside its reasoning, here and in the data folder's file as it is
+    now: what another program (`ask` in a terminal, the window) noted there since stays."""
     if (habit in _OPENS_THINKING) == opens:
         return
     (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
-    path = data_dir / THINKING_MODELS
-    # over the file as it is now: what another program (`ask` in a terminal, the window) noted since stays
-    noted = _habits_on_disk(data_dir) | {habit} if opens else _habits_on_disk(data_dir) - {habit}
+    path, noted = data_dir / THINKING_MODELS, _habits_on_disk(data_dir)
     try:
-        write_whole(path, json.dumps(sorted(noted)))
+        write_whole(path, json.dumps(sorted(noted | {habit} if opens else noted - {habit})))
     except OSError as exc:  # a read-only data folder: known for this run only
         log.warning("could not write %s: %s", path, exc)
 
