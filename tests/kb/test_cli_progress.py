@@ -13,6 +13,7 @@ from tests.kb.cli_run import run_main
 from tests.terminal import read_to_end
 from tinyrag_desktop.kb import Progress
 from tinyrag_desktop.kb.cli import _ProgressLine
+from tinyrag_desktop.kb.import_report import WAITING
 
 
 class _Terminal(io.StringIO):
@@ -33,6 +34,14 @@ def test_in_a_log_the_first_source_is_shown_then_one_line_every_ten_seconds() ->
     _feed(line, [0.0] * 6)
     assert stream.getvalue().splitlines() == ["[1/6] file0.txt", "[4/6] file3.txt", "[6/6] file5.txt"]
     assert line.last == Progress(5, 6, "file5.txt", 0)  # where an interrupted import was, printed or not
+
+
+def test_a_wait_for_another_program_as_the_last_sources_are_stored_counts_no_source_past_the_total() -> None:
+    # kb add beside the window's Delete: all 1,500 read, the last ones waited to be stored, "[1501/1500] waiting…"
+    stream = io.StringIO()
+    line = _ProgressLine(stream, clock=lambda: 0.0)
+    line(Progress(1500, 1500, WAITING, 0))
+    assert stream.getvalue() == f"[1500/1500] {WAITING}\n"
 
 
 def _screen(written: str) -> list[str]:

@@ -225,7 +225,7 @@ class _ProgressLine:
                 self._overwrite("")
                 self.stream.write("\r")  # back to the start of the blanked line, where the summary goes
             return
-        count = f"[{progress.done + 1}/{progress.total}] "
+        count = f"[{progress.number}/{progress.total}] "
         if self.tty:
             # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
             # terminal's width (a full row wraps on some terminals), the path shortened in its middle so

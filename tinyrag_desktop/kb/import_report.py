@@ -26,6 +26,12 @@ class Progress:
     current: str
     failed: int
 
+    @property
+    def number(self) -> int:
+        """The number the progress gives the source being read, from 1; the last one once all are read and a
+        wait for another program's lock comes as they are stored (said "1501 of 1500")."""
+        return min(self.done + 1, self.total)
+
 
 @dataclass(frozen=True, slots=True)
 class Failure:

@@ -239,7 +239,7 @@ class ImportingMixin:
             # The file's name, not its whole path: a folder's long path wrapped over three lines, and the
             # panel jumped as they went from file to file.
             current = progress.current if progress.current == WAITING else _short_location(progress.current)
-            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: {current}")
+            self.status_label.setText(f"{progress.number} of {progress.total}{failed}{waiting}: {current}")
 
     def _on_finished(self, report: ImportReport) -> None:
         if self._worker is not None:
