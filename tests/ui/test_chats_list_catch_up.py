@@ -334,3 +334,17 @@ def test_the_open_chat_renamed_elsewhere_takes_its_new_title_in_the_header_and_t
     qloop.run(wait_until(lambda: win.sidebar.titles() == ["Paris"], TICK))
     assert win.title_label.text() == "Paris"
     assert win.windowTitle() == "Paris — tinyRAG Desktop"
+
+
+def test_the_open_chat_given_another_persona_elsewhere_answers_as_that_one(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    win = _asked(make_window, server, qloop, data, "What is the capital of France?", "Paris.")
+    assert win.persona.currentText() == "Assistant"
+    other = _elsewhere(data)
+    try:
+        other.set_persona(win.chat_id, "Concise")
+    finally:
+        other.close()
+    qloop.run(wait_until(lambda: win.persona.currentText() == "Concise", TICK))
+    assert qloop.run(ask_and_wait(win, "And of Italy?")) == "done"
+    assert server.requests[-1]["messages"][0]["content"].startswith(win.settings["personas"]["Concise"])

@@ -54,7 +54,7 @@ class ChatsMixin:
         self._catching_up = None
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
         chats = self.store.list_chats()
-        self._open_chat_titled(chats)
+        self._open_chat_as_listed(chats)
         self.sidebar.set_chats(chats, self.chat_id, keep_place=keep_place)
 
     def _chats_found(self, words: str, chats: list[ChatInfo]) -> None:
@@ -63,16 +63,23 @@ class ChatsMixin:
         if keep and self.sidebar.renaming:  # begun since the catch-up was asked for: refilling the list would
             self._listed_version = None  # close the title's editor and lose what was typed; read again later
             return
-        self._open_chat_titled(chats)
+        self._open_chat_as_listed(chats)
         self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
 
-    def _open_chat_titled(self, chats: list[ChatInfo]) -> None:
-        """The open chat's title as the list was just read: renamed in another window (an ``--ask`` run's) while
-        it was open here, its new title showed in the list, and the header and the window's title kept the old
-        one until the chat was opened again."""
+    def _open_chat_as_listed(self, chats: list[ChatInfo]) -> None:
+        """The open chat's title and persona as the list was just read: renamed in another window (an ``--ask``
+        run's) while it was open here, its new title showed in the list, and the header and the window's title
+        kept the old one until the chat was opened again; given another persona there, it answered here as the
+        one before."""
         chat = next((c for c in chats if c.id == self.chat_id), None) if self.chat_id else None
-        if chat is not None and chat.title != self.title_label.text():
+        if chat is None:
+            return
+        if chat.title != self.title_label.text():
             self.title_label.setText(chat.title)
+        if chat.persona != self.persona.currentText() and self.persona.findText(chat.persona) >= 0:
+            self.persona.blockSignals(True)  # stored already: not stored again
+            self.persona.setCurrentText(chat.persona)
+            self.persona.blockSignals(False)
 
     def _busy_with_the_list(self) -> bool:
         """Whether the user is in the middle of something the list's rows must not go from under: a title
