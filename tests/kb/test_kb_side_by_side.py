@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from tinyrag_desktop.kb import Importer, open_store
 
@@ -119,3 +119,25 @@ def test_a_source_that_fails_once_does_not_store_again_what_another_import_store
     assert len(calls) == 4  # two in the batch, then each again
     assert sorted(report.unchanged) == [str(p) for p in notes] and not report.updated and not report.failed
     assert len(set(stored.values())) == 1  # as kb add stored them
+
+
+def test_the_search_tab_in_sight_searches_again_when_kb_remove_takes_a_source_it_lists(qtbot, panel, tmp_path):
+    # The results went on listing the removed source's passages (they opened as if it were still there) until
+    # the tab was left and shown again.
+    panel.show()
+    notes = _notes(tmp_path / "docs", ["alpha", "beta"])
+    _imported(qtbot, panel, notes)
+    panel.tabs.setCurrentIndex(1)
+    panel.query_edit.setText("heron alpha")
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000):
+        panel.run_search()
+    assert str(notes[0]) in _found(panel)
+    gone = panel.sources_model.source(_locations(panel).index(str(notes[0]))).id
+    _kb(panel.data_dir, "remove", str(gone))
+    qtbot.waitUntil(lambda: _found(panel) == [str(notes[1])], timeout=20_000)
+
+
+def _found(panel) -> list[str]:
+    """The locations of the passages the Search tab lists, once each."""
+    items = (panel.results.item(n) for n in range(panel.results.count()))
+    return list(dict.fromkeys(loc for item in items if (loc := item.data(Qt.ItemDataRole.UserRole))))

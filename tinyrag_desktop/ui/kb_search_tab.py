@@ -157,6 +157,13 @@ class SearchTabMixin:
         if index == 1 and self._stale and self._query.strip():
             self.run_search(self._query)
 
+    def _search_again_in_sight(self) -> None:
+        """Another program changed the knowledge base while the Search tab is shown: its results are searched
+        again, as when the tab is shown again (they listed passages of sources `kb remove` had removed, which
+        opened as if still there). Not while the keyboard is in the results: the passage being read stays."""
+        if self.tabs.currentIndex() == 1 and not self.results.hasFocus():
+            self._on_tab(1)
+
     def _nothing_found(self, text: str) -> str:
         """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
         knowledge base with no documents, and of a question with no words in it ("*", an emoji)."""

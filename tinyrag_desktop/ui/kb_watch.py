@@ -86,6 +86,7 @@ class WatchingMixin:
             return False
         self._stale = True  # the Search tab's results too
         self.refresh()
+        self._search_again_in_sight()
         self.sourcesChanged.emit()
         return True
 
@@ -135,6 +136,7 @@ class WatchingMixin:
             return
         self._stale = True
         self._show_list(version, model, listed)  # type: ignore[arg-type]
+        self._search_again_in_sight()
         self.sourcesChanged.emit()
 
     def event(self, event: QEvent) -> bool:
