@@ -545,3 +545,16 @@ def test_f2_in_a_narrow_window_folds_the_list_away_again_once_the_title_is_given
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
     qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
     assert win.sidebar.isVisible()
+
+
+def test_f2_on_a_chat_found_by_a_search_says_how_to_rename_it(make_window, server, qloop, qtbot, tmp_path):
+    # A search hit shows two lines and is renamed from the full list: F2 on one did nothing, and said nothing
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    qtbot.keyClick(win.composer, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(win.sidebar.search, "older")
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Return)  # opens the first hit
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    assert not win.sidebar.renaming
+    assert "renamed from the full list: empty the search box" in win.statusBar().currentMessage()
