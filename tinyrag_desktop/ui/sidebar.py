@@ -458,7 +458,7 @@ class ChatsSidebar(QFrame):
         """Edit the current chat's title in place. F2 pressed elsewhere (in the message box) gives the focus back
         there once the title is given (Enter) or left (Esc); pressed in the list, it stays in the list."""
         item = self.list.currentItem()
-        if item is None:
+        if item is None or not item.flags() & Qt.ItemFlag.ItemIsEditable:  # a search hit: Qt said "editing failed"
             return
         focus = QApplication.focusWidget()
         self._renamed_from = focus if focus is not None and not self.isAncestorOf(focus) else None
