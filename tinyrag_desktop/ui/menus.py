@@ -122,11 +122,6 @@ def _rename_shown(win: "MainWindow") -> None:
     _chats_shown(win, win.sidebar.rename_current)()
     if hidden and win.sidebar.renaming:
         win.sidebar.when_renamed(lambda: win.menus.show_sidebar.isChecked() and win.menus.show_sidebar.trigger())
-    item = win.sidebar.list.currentItem()
-    if not win.sidebar.renaming and item is not None and not item.flags() & Qt.ItemFlag.ItemIsEditable:
-        # a search hit (two lines) is renamed from the full list: F2 on one did nothing, and said nothing
-        win.statusBar().showMessage("A chat found by a search is renamed from the full list: empty the search "
-                                    "box (Esc in it), then press F2.", 10000)
 
 
 def build_menus(win: "MainWindow") -> Menus:
