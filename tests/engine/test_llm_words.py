@@ -210,3 +210,18 @@ async def test_an_error_body_that_is_not_text_is_left_out() -> None:
     assert str(exc) == "The model server failed (500) and could not answer.", str(exc)
     _root, exc = await _chat_error(answering("Out of memory: \u00e9t\u00e9 \ufffd", "text/plain", status=500))
     assert str(exc).endswith("The server said: Out of memory: \u00e9t\u00e9 \ufffd")  # text, with one odd sign
+
+
+async def test_ollama_with_no_model_pulled_is_said_to_have_none_yet() -> None:
+    # Ollama lists no models as "data": null, not []: the Server URL was blamed ("did not answer /models as an
+    # OpenAI-compatible server does. Check the Server URL…"), in the status bar and for each question
+    with ScriptedLLMServer(models=()) as server:
+        server.pages["/v1/models"] = {"object": "list", "data": None}
+        async with httpx.AsyncClient() as http:
+            llm = LLMClient(http, server.base_url)
+            assert await llm.list_models() == []
+            with pytest.raises(ModelNotFound) as caught:
+                await llm.resolve_model("")
+    assert str(caught.value) == (f"The server at {server.base_url} has no models yet. Get one first: with Ollama, "
+                                 "`ollama pull llama3.2` in a terminal; with LM Studio, download and load a model in "
+                                 "its window.")

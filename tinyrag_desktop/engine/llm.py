@@ -153,6 +153,8 @@ class LLMClient:
         try:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
+            if items is None:  # Ollama with nothing pulled: {"object": "list", "data": null}, an empty list
+                items = []
             models = [mended(str(item["id"])) for item in items]  # a name holding half a character: shown, stored
         except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
             raise BadResponse(
