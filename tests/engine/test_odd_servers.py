@@ -93,6 +93,31 @@ async def test_a_whole_json_reply_instead_of_a_stream_is_used(llm, make_engine) 
     assert visible(events) == "Whole." and not of(events, EngineError)
 
 
+_WHOLE = json.dumps({"object": "chat.completion", "choices": [
+    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Whole."}}]})
+
+
+@pytest.mark.parametrize("pieces, content_type", [
+    ([_WHOLE], "text/event-stream"),                            # labelled as a stream
+    ([_WHOLE, "\n\ndata: [DONE]\n\n"], "text/event-stream"),   # a proxy's: the reply framed with [DONE]
+    ([_WHOLE + "\ndata: [DONE]\n\n"], "application/json"),
+    ([json.dumps({"choices": [{"delta": {"content": "Who"}}]}) + "\n",  # the chunks without "data:"
+      json.dumps({"choices": [{"delta": {"content": "le."}, "finish_reason": "stop"}]}) + "\n"], "text/event-stream"),
+])
+async def test_a_whole_json_reply_however_framed_is_used(llm, make_engine, pieces, content_type) -> None:
+    # Sent for stream=true by proxies: the text was lost, and the answer said to be "cut off" or "empty", or
+    # the reply "not JSON" (for the [DONE] after it)
+    llm.queue(Raw(pieces, content_type=content_type))
+    events = await run(make_engine())
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+async def test_an_error_object_labelled_as_a_stream_says_the_servers_words(llm, make_engine) -> None:
+    llm.queue(Raw([json.dumps({"error": {"message": "upstream model is overloaded"}})], content_type="text/event-stream"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.message.endswith(": upstream model is overloaded")
+
+
 async def test_a_web_page_instead_of_a_stream_says_to_check_the_url(llm, make_engine) -> None:
     llm.queue(Raw(["<!DOCTYPE html><html><body>Welcome to nginx</body></html>"], content_type="text/html"))
     (err,) = of(await run(make_engine()), EngineError)

@@ -77,6 +77,30 @@ async def _read_to_end(chunks: AsyncIterator[str]) -> None:
         pass
 
 
+_BLANK = re.compile(r"\s*")
+_STREAM_FIELD = ("data:", ":", "event:", "error:")  # how the lines of an event stream begin
+
+
+def _whole_deltas(text: str) -> list[Delta]:
+    """The deltas of a reply read whole: a JSON reply; JSON chunks one after another, without "data:"; an event
+    stream; or a JSON reply followed by stream lines ("data: [DONE]", which a proxy adds to whatever it sends).
+    Text that is none of these is said to be no JSON (message_deltas raises)."""
+    calls, deltas, at = NativeCalls(), [], _BLANK.match(text).end()
+    while at < len(text):
+        if text.startswith(_STREAM_FIELD, at):
+            decoder = SSEDecoder()
+            messages = decoder.feed(text[at:]) + decoder.finish()
+            deltas += [d for m in messages for d in message_deltas(m.data, m.event, calls)]
+            break
+        try:
+            end = json.JSONDecoder().raw_decode(text, at)[1]
+        except (ValueError, RecursionError):
+            end = len(text)  # read as a whole by message_deltas, which says what is wrong with it
+        deltas += message_deltas(text[at:end], calls=calls)
+        at = _BLANK.match(text, end).end()
+    return [d for d in deltas if d is not None]
+
+
 class LLMClient:
     """Talks to ``{base_url}/chat/completions`` and ``{base_url}/models``."""
 
@@ -219,7 +243,7 @@ class LLMClient:
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
                 raise self._web_page()
-            async for delta in paired(self._read_stream(resp, labelled=ctype == "text/event-stream")):
+            async for delta in paired(self._read_stream(resp)):
                 yield delta
         finally:
             await resp.aclose()
@@ -238,12 +262,7 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
         text = "".join(pieces)
-        if text.lstrip().startswith(("data:", ":")):  # a stream after all, only labelled as JSON
-            decoder = SSEDecoder()
-            messages = decoder.feed(text) + decoder.finish()
-            deltas = [d for m in messages for d in message_deltas(m.data) if d is not None]
-        else:
-            deltas = [d for d in message_deltas(text) if d is not None]
+        deltas = _whole_deltas(text)
         if not deltas:
             raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
                               f"{text.strip()[:120]!r}")
@@ -262,9 +281,9 @@ class LLMClient:
             "--first-token-timeout)."
         )
 
-    async def _read_stream(self, resp: httpx.Response, labelled: bool = True) -> AsyncIterator[Delta]:
-        """The deltas of an event stream (``labelled``: sent as text/event-stream; a reply labelled
-        text/plain, or not at all, that starts as JSON is read whole, as an application/json one is)."""
+    async def _read_stream(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+        """The deltas of an event stream (a reply that starts as JSON, however labelled, is read whole, as an
+        application/json one is)."""
         decoder = SSEDecoder()
         calls = NativeCalls()
         finished = False
@@ -291,7 +310,10 @@ class LLMClient:
                     # events, and said "the server closed the stream before the model finished".
                     if start.startswith("<"):
                         raise self._web_page()
-                    if not labelled and start.startswith("{"):  # a whole JSON reply after all
+                    # A whole JSON reply after all: labelled text/plain or not at all, or even as a stream (a
+                    # proxy's, often with "data: [DONE]" after it). No event stream starts with "{": its text was
+                    # lost, and the answer said to be empty or cut off.
+                    if start.startswith("{"):
                         async for delta in self._read_whole(resp, text, chunks):
                             yield delta
                         return
