@@ -41,6 +41,20 @@ async def test_an_answer_cut_at_the_length_limit_says_so_and_keeps_its_text(llm,
         assert llm.requests[-1]["max_tokens"] == max_tokens
 
 
+@pytest.mark.parametrize("tokens, words", [
+    (["The recipe: mix the"], "The server's content filter stopped the answer here. The text so far is kept"),
+    ([], "The server's content filter held the answer back: none of it came."),
+])
+async def test_an_answer_stopped_by_a_content_filter_says_so(llm, make_engine, tokens, words) -> None:
+    # finish_reason "content_filter" (OpenAI's, Azure's): the answer looked finished, or "The model sent an
+    # empty answer. Try again, or choose another model"
+    llm.queue(Stream(tokens, finish="content_filter"))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "content_filter" and err.message.startswith(words)
+    assert visible(events) == "".join(tokens) and isinstance(events[-1], Done)
+
+
 async def test_done_ends_the_answer_though_the_server_keeps_the_connection_open(llm, make_engine) -> None:
     # the answer waited for the server to hang up: 20 s later, or "stopped sending" after the read timeout
     whole = chunk({"content": "All here."}) + chunk(finish="stop") + "data: [DONE]\n\n"
