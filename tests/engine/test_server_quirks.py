@@ -55,6 +55,21 @@ async def test_an_answer_stopped_by_a_content_filter_says_so(llm, make_engine, t
     assert visible(events) == "".join(tokens) and isinstance(events[-1], Done)
 
 
+@pytest.mark.parametrize("tokens, words", [
+    (["The first step is"], "The server stopped the answer before the model finished it (its reason: “abort”). The "
+                            "text so far is kept"),
+    ([], "The server stopped the answer before any of it came (its reason: “abort”)."),
+])
+async def test_an_answer_the_server_aborted_says_so(llm, make_engine, tokens, words) -> None:
+    # vLLM ends a request its engine stops (a shutdown, a pause) with finish_reason "abort" and [DONE]: the
+    # answer looked finished, exit status 0
+    llm.queue(Stream(tokens, finish="abort"))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "stream_interrupted" and err.message.startswith(words)
+    assert visible(events) == "".join(tokens) and isinstance(events[-1], Done)
+
+
 async def test_done_ends_the_answer_though_the_server_keeps_the_connection_open(llm, make_engine) -> None:
     # the answer waited for the server to hang up: 20 s later, or "stopped sending" after the read timeout
     whole = chunk({"content": "All here."}) + chunk(finish="stop") + "data: [DONE]\n\n"
