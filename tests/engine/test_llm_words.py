@@ -225,3 +225,15 @@ async def test_ollama_with_no_model_pulled_is_said_to_have_none_yet() -> None:
     assert str(caught.value) == (f"The server at {server.base_url} has no models yet. Get one first: with Ollama, "
                                  "`ollama pull llama3.2` in a terminal; with LM Studio, download and load a model in "
                                  "its window.")
+
+
+async def test_a_validation_error_says_what_is_wrong_in_words() -> None:
+    # FastAPI's 422 (text-generation-webui's extension, older vLLM) was said as Python's repr of its list:
+    # "The server said: [{'type': 'missing', 'loc': ['body', 'messages'], …}]"
+    body = {"detail": [{"type": "missing", "loc": ["body", "messages"], "msg": "Field required", "input": None},
+                       {"type": "float_type", "loc": ["body", "temperature"], "msg": "Input should be a valid number"}]}
+    with ScriptedLLMServer() as server:
+        server.queue(Status(422, body))
+        exc = await _first_error(server.base_url)
+    assert str(exc) == ("The model server refused the request (422). The server said: messages: Field required; "
+                        "temperature: Input should be a valid number")

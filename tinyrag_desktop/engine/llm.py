@@ -482,9 +482,19 @@ def _server_message(text: str) -> str:
         err = obj.get("error", obj.get("detail", obj.get("message")))
         if isinstance(err, dict):
             err = err.get("message", err)
+        if isinstance(err, list):  # FastAPI's 422, [{"loc": ["body", "messages"], "msg": …}], was said as Python's
+            err = "; ".join(map(_problem, err))
         if err:
             return str(err)[:300]
     return text[:300]
+
+
+def _problem(item: Any) -> str:
+    """One problem of a FastAPI validation error in words: "messages: Field required"."""
+    if not isinstance(item, dict) or not item.get("msg"):
+        return str(item)
+    where = ".".join(str(part) for part in item.get("loc") or () if part != "body")
+    return f"{where}: {item['msg']}" if where else str(item["msg"])
 
 
 def _mostly_text(text: str) -> bool:
