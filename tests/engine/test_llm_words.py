@@ -237,3 +237,20 @@ async def test_a_validation_error_says_what_is_wrong_in_words() -> None:
         exc = await _first_error(server.base_url)
     assert str(exc) == ("The model server refused the request (422). The server said: messages: Field required; "
                         "temperature: Input should be a valid number")
+
+
+@pytest.mark.parametrize("body, said", [
+    # koboldcpp, still writing an answer (one stopped here goes on there)
+    ({"detail": {"msg": "Server is busy; please try again later.", "type": "service_unavailable"}},
+     "Server is busy; please try again later."),
+    # Ollama, its queue full
+    ({"error": {"message": "server busy, please try again.  maximum pending requests exceeded", "type": "api_error"}},
+     "server busy, please try again.  maximum pending requests exceeded"),
+])
+async def test_a_busy_server_says_to_wait_in_its_own_words(body, said) -> None:
+    # koboldcpp's was "The model server failed (503) … The server said: {'msg': 'Server is busy; …', 'type': …}"
+    with ScriptedLLMServer() as server:
+        server.queue(Status(503, body))
+        exc = await _first_error(server.base_url)
+    assert str(exc) == ("The model server is busy with another answer (503); wait a moment and try again. "
+                        f"The server said: {said}")

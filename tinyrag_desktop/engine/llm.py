@@ -421,6 +421,9 @@ class LLMClient:
             return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
             return ServerFailed(f"The model is still loading on the server (503). Try again in a moment.{said}")
+        if status == 503 and "busy" in message.lower():  # koboldcpp still writing an answer; Ollama's queue full
+            return RateLimited(f"The model server is busy with another answer (503); wait a moment and try "
+                               f"again.{said}")
         if status in (401, 403):
             return AuthenticationFailed(
                 f"The server at {self.base_url} refused the request ({status}): the API key is missing "
@@ -480,8 +483,8 @@ def _server_message(text: str) -> str:
         return text[:300]
     if isinstance(obj, dict):
         err = obj.get("error", obj.get("detail", obj.get("message")))
-        if isinstance(err, dict):
-            err = err.get("message", err)
+        if isinstance(err, dict):  # koboldcpp's busy 503: {"detail": {"msg": "Server is busy; …", "type": …}}
+            err = err.get("message") or err.get("msg") or err
         if isinstance(err, list):  # FastAPI's 422, [{"loc": ["body", "messages"], "msg": …}], was said as Python's
             err = "; ".join(map(_problem, err))
         if err:
