@@ -192,6 +192,21 @@ async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> N
     assert err.kind == "server_unreachable" and "http://" in err.message and "secure" in err.message
 
 
+@pytest.mark.parametrize("reply, words", [
+    (Raw([": ping - 2026-12-04 18:00:00\r\n\r\n", chunk({"role": "assistant", "content": ""})]),
+     "The server closed the stream before any of the answer came."),
+    (Stream(["never sent"], cut_after=0), "The connection to the model server broke off before any of the answer came."),
+])
+async def test_a_stream_that_ends_before_its_first_words_says_none_came(llm, make_engine, reply, words) -> None:
+    # text-generation-webui with no model loaded, a server that crashed: "The answer was cut off … The text so
+    # far is kept", of an answer with no text
+    llm.queue(reply)
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "stream_interrupted" and err.message.startswith(words)
+    assert "text so far" not in err.message and "the server's log says why" in err.message and not visible(events)
+
+
 @pytest.mark.parametrize("pieces, words", [
     ([chunk({"role": "assistant"}), 'data: {"choices": []}\n\n'], "empty answer"),
     ([chunk({"reasoning_content": "Let me think about greetings."})], "only reasoned"),

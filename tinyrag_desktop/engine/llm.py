@@ -61,6 +61,8 @@ def is_chat_model(name: str) -> bool:
     return not _NOT_CHAT.search(name)
 
 
+# What a reply that ended before its first words says to do: the server gave no reason in it
+_NOTHING_CAME = "The model may have failed to start or to load: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
 
 
@@ -360,12 +362,18 @@ class LLMClient:
                 "The text so far is kept."
             ) from exc
         except httpx.HTTPError as exc:
+            if not got_any:
+                raise StreamInterrupted(f"The connection to the model server broke off before any of the answer "
+                                        f"came. {_NOTHING_CAME}") from exc
             raise StreamInterrupted(
                 "The connection to the model server broke off in the middle of the answer. "
                 "The text so far is kept."
             ) from exc
         finally:
             await chunks.aclose()
+        if not finished and not got_any:  # a server that fails once its stream began (text-generation-webui
+            # with no model loaded, a crash): "the text so far is kept" was said of none
+            raise StreamInterrupted(f"The server closed the stream before any of the answer came. {_NOTHING_CAME}")
         if not finished:
             raise StreamInterrupted(
                 "The answer was cut off: the server closed the stream before the model finished. "
