@@ -112,6 +112,17 @@ async def test_a_whole_json_reply_however_framed_is_used(llm, make_engine, piece
     assert visible(events) == "Whole." and not of(events, EngineError)
 
 
+@pytest.mark.parametrize("pieces", [
+    ["\ufeff" + chunk({"content": "Whole"}), chunk({"content": "."}), "data: [DONE]\n\n"],
+    ["\ufeff" + _WHOLE],
+])
+async def test_a_reply_that_starts_with_a_byte_order_mark_is_read_from_its_first_words(llm, make_engine, pieces) -> None:
+    # the stream's first words were lost (".", no error); the whole reply was "not JSON"
+    llm.queue(Raw(pieces))
+    events = await run(make_engine())
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
 async def test_an_error_object_labelled_as_a_stream_says_the_servers_words(llm, make_engine) -> None:
     llm.queue(Raw([json.dumps({"error": {"message": "upstream model is overloaded"}})], content_type="text/event-stream"))
     (err,) = of(await run(make_engine()), EngineError)

@@ -79,7 +79,7 @@ async def _read_to_end(chunks: AsyncIterator[str]) -> None:
         pass
 
 
-_BLANK = re.compile(r"\s*")
+_BLANK = re.compile(r"[\s\ufeff]*")  # and a byte-order mark, which some servers start a reply with
 _STREAM_FIELD = ("data:", ":", "event:", "error:")  # how the lines of an event stream begin
 
 
