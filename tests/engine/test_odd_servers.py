@@ -123,6 +123,25 @@ async def test_a_reply_that_starts_with_a_byte_order_mark_is_read_from_its_first
     assert visible(events) == "Whole." and not of(events, EngineError)
 
 
+@pytest.mark.parametrize("reply, said", [
+    (Raw([chunk({"content": "Part"}), 'data: {"error": {"code": 500, "message": "", "type": ""}}\n\n']),
+     "The model server reported an error during the answer without saying what it was. The text so far is kept."),
+    (Raw([chunk({"content": "Part"}), "event: error\ndata: {}\n\n"]),
+     "The model server reported an error during the answer without saying what it was. The text so far is kept."),
+    (Raw([chunk({"content": "Part"}), 'data: {"error": {"message": "", "type": "server_error"}}\n\n']),
+     "The model server reported an error during the answer: server_error. The text so far is kept."),
+    (Status(500, {"error": {"message": "", "type": "server_error"}}),
+     "The model server failed (500) and could not answer. The server said: server_error"),
+    (Status(500, '{"error": ' + '{"message": ' * 900 + '"out of memory"' + "}" * 901),  # nested, 900 deep
+     "The model server failed (500) and could not answer. The server said: out of memory"),
+])
+async def test_an_error_without_a_message_is_said_without_its_brackets(llm, make_engine, reply, said) -> None:
+    # "…during the answer: . The text so far is kept.", "…: {}.", "The server said: {"error": {"message": ""…"
+    llm.queue(reply)
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.message == said
+
+
 async def test_an_error_object_labelled_as_a_stream_says_the_servers_words(llm, make_engine) -> None:
     llm.queue(Raw([json.dumps({"error": {"message": "upstream model is overloaded"}})], content_type="text/event-stream"))
     (err,) = of(await run(make_engine()), EngineError)

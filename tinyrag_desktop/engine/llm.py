@@ -36,7 +36,7 @@ from .errors import (
     StreamInterrupted,
 )
 from .context import has_model, is_refusal
-from .llm_stream import Delta, NativeCalls, context_refusal, message_deltas, paired
+from .llm_stream import Delta, NativeCalls, context_refusal, error_words, message_deltas, paired
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
 GET_A_MODEL = ("Get one first: with Ollama, `ollama pull llama3.2` in a terminal; with LM Studio, download and "
@@ -491,12 +491,10 @@ def _server_message(text: str) -> str:
         return text[:300]
     if isinstance(obj, dict):
         err = obj.get("error", obj.get("detail", obj.get("message")))
-        if isinstance(err, dict):  # koboldcpp's busy 503: {"detail": {"msg": "Server is busy; …", "type": …}}
-            err = err.get("message") or err.get("msg") or err
         if isinstance(err, list):  # FastAPI's 422, [{"loc": ["body", "messages"], "msg": …}], was said as Python's
-            err = "; ".join(map(_problem, err))
-        if err:
-            return str(err)[:300]
+            return "; ".join(map(_problem, err))[:300]
+        if err is not None:  # koboldcpp's busy 503: {"detail": {"msg": "Server is busy; …", "type": …}}
+            return error_words(err)[:300]
     return text[:300]
 
 
