@@ -105,3 +105,20 @@ def test_a_name_without_an_ending_takes_the_format_chosen_in_the_dialog():
     assert export.export_as("/x/notes", "html", "") == ("/x/notes", "html")  # no filter said: as asked
     assert export.export_as("/x/notes.htm", "md", export.KINDS["md"]) == ("/x/notes.htm", "html")
     assert export.export_as("/x/notes.markdown", "html", export.KINDS["html"]) == ("/x/notes.markdown", "md")
+
+
+def test_html_chosen_in_the_markdown_dialog_for_a_name_without_an_ending_is_written_as_html(
+        make_window, server, qloop, tmp_path, monkeypatch):
+    win = make_window(server.base_url)
+    chat = win.store.new_chat("Backups")
+    win.store.add_user_message(chat.id, "What is **WAL**?")
+    offered: list[tuple[str, str]] = []
+
+    def save_dialog(_parent, _caption, _where, kinds, chosen):  # the user picks HTML and types "notes"
+        offered.append((kinds, chosen))
+        return str(tmp_path / "notes"), export.KINDS["html"]
+
+    monkeypatch.setattr(export.QFileDialog, "getSaveFileName", save_dialog)
+    assert _export(win, qloop, chat.id).startswith("Exported to")
+    assert offered == [(f"{export.KINDS['md']};;{export.KINDS['html']}", export.KINDS["md"])]
+    assert (tmp_path / "notes").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")

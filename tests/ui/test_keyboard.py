@@ -559,10 +559,24 @@ def test_f2_on_a_chat_found_by_a_search_renames_it_in_a_dialog(make_window, serv
     dialog = win.findChild(QInputDialog, "renameChatDialog")
     assert dialog is not None and dialog.isVisible()
     assert dialog.textValue() == win.store.get_chat(older.id).title  # the title as it is, to be edited
-    dialog.setTextValue("  Trip notes  ")
-    dialog.accept()
+    qloop.run(wait_until(lambda: QApplication.focusWidget() is not None
+                         and QApplication.focusWidget().window() is dialog))
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "  Trip notes  ")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
     qloop.run(wait_until(lambda: win.store.get_chat(older.id).title == "Trip notes"))
     assert win.sidebar.search.text() == "older"  # the search and its hits stay
+    # in a narrow window, where the list is folded away, F2 on the hit does not unfold it for the dialog
+    win.resize(500, 600)
+    qloop.run(wait_until(lambda: win.width() == 500 and not win.sidebar.isVisible()))
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    dialog = win.findChild(QInputDialog, "renameChatDialog")
+    assert dialog is not None and dialog.isVisible() and not win.sidebar.isVisible()
+    dialog.reject()
+    qloop.run(wait_until(lambda: win.findChild(QInputDialog, "renameChatDialog") is None))
+    assert not win.sidebar.isVisible() and win.store.get_chat(older.id).title == "Trip notes"
 
 
 def test_a_search_hits_menu_rename_asks_for_the_title_and_an_empty_one_renames_nothing(make_window, server, qloop,
