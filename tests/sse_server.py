@@ -98,7 +98,7 @@ class ScriptedLLMServer:
         self.requests: list[dict[str, Any]] = []
         self.embedding_requests: list[dict[str, Any]] = []  # POST /v1/embeddings (see embed_server.embed)
         # Other servers' own endpoints (Ollama's /api/ps, llama.cpp's /props…): path → the JSON to answer a GET
-        # or POST with (or a function giving it, called at each request); and ``refuse``, a chat request → the Status to refuse it with (a context too small), or None.
+        # or POST with, or a Status to refuse it with (or a function giving either, called at each request); and ``refuse``, a chat request → the Status to refuse it with (a context too small), or None.
         self.pages: dict[str, Any] = {}
         self.refuse: Callable[[dict[str, Any]], Status | None] | None = None
         self.asked: list[str] = []  # the paths of the requests for ``pages``, in order
@@ -117,7 +117,11 @@ class ScriptedLLMServer:
                     return False
                 server.asked.append(self.path)
                 page = server.pages[self.path]
-                self._send(200, json.dumps(page() if callable(page) else page))  # a callable: its answer now
+                page = page() if callable(page) else page  # a callable: its answer now
+                if isinstance(page, Status):  # refused (llama.cpp's 503 while it loads its model)
+                    self._send(page.code, json.dumps(page.body))
+                else:
+                    self._send(200, json.dumps(page))
                 return True
 
             def do_GET(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -224,3 +226,18 @@ def test_ask_help_and_the_readme_give_the_same_exit_statuses(capsys: pytest.Capt
     codes = ["0", "1", "2", "130"]
     assert re.findall(r"\b(\d+) (?:the|failed|wrong|stopped)\b", helped) == codes, helped
     assert re.findall(r"\b(\d+) (?:when|for)\b", said) == codes, said
+
+
+def test_a_library_missing_from_this_python_is_said_in_words(tmp_path: Path) -> None:
+    # The README's `python -m tinyrag_desktop kb add …` run with the system's Python, not the .venv one:
+    # the import ended in a traceback naming lxml
+    doc = tmp_path / "note.txt"
+    doc.write_text("The heron nests by the lake.\n", encoding="utf-8")
+    code = ("import sys; sys.modules['lxml'] = None; sys.modules['lxml.etree'] = None; "
+            "from tinyrag_desktop.__main__ import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, "kb", "add", str(doc), "--data-dir", str(tmp_path / "d")],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "the library it needs, 'lxml', is not installed for this Python" in done.stderr
+    assert ".venv/bin/python -m tinyrag_desktop" in done.stderr

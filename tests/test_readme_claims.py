@@ -256,3 +256,12 @@ def test_the_go_packages_the_readme_lists_are_the_ones_nanogo_has() -> None:
     said = README.split("Packages: ", 1)[1].split(". Importing anything else", 1)[0]
     said = re.sub(r" \([^()]*(?:\([^()]*\)[^()]*)*\)", "", said)  # the notes in brackets: "(incl. Builder …)"
     assert sorted(re.findall(r"`([\w/]+)`", said)) == sorted(PACKAGES)
+
+
+def test_every_link_within_the_readme_leads_to_one_of_its_headings() -> None:
+    # GitHub's anchors: the heading in lower case, spaces as hyphens, other punctuation dropped
+    anchors = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+               for heading in re.findall(r"^#{1,6} (.+)$", README, flags=re.MULTILINE)}
+    links = re.findall(r"\]\(#([^)]+)\)", README)
+    assert len(links) > 20  # the contents list and the cross-references
+    assert [link for link in links if link not in anchors] == []

@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         _restart_in_utf8_mode()
     try:
         return _run(argv)
+    except ModuleNotFoundError as exc:
+        if not exc.name or exc.name.partition(".")[0] == __package__:
+            raise  # one of the app's own modules: a bug, its traceback is wanted
+        print(missing_library(exc.name), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         # Ctrl+C while the program is still starting (importing its modules, building the command line's
         # parser): said as one pressed later is, not as a traceback
@@ -54,6 +59,16 @@ def main(argv: list[str] | None = None) -> int:
 
         print(stopped_line(sys.stdout, sys.stderr), file=sys.stderr)
         return 130
+
+
+def missing_library(name: str) -> str:
+    """Why the program stopped when a library it needs is not installed for the Python running it. Typed as
+    ``python -m tinyrag_desktop kb add …`` with the system's Python rather than the project's ``.venv`` one,
+    the import got as far as the first file and ended in a traceback naming lxml."""
+    return (f"tinyRAG Desktop cannot run: the library it needs, '{name.partition('.')[0]}', is not installed "
+            f"for this Python ({sys.executable}). Run it with the project's own Python, "
+            f".venv/bin/python -m tinyrag_desktop (`make run` sets it up), or install the app into this "
+            f"Python: {sys.executable} -m pip install -e .")
 
 
 # Set in the environment of the process started again in UTF-8 mode: it is not started a third time.

@@ -442,8 +442,9 @@ def left_open(text: str) -> bool:
 def guessed_round_starts(text: str) -> list[int]:
     """Where rounds after the first start in ``text``, guessed for an answer stored before they were kept:
     after a call whose one-line <query> or <url> a round left open, at the blank line the engine put before
-    the next round's words. (A <source> may hold blank lines of its own: no guess there. A call of one round
-    with a blank line in its <query> is cut there too, and said to be not closed: there is no telling.)"""
+    the next round's words. A <source> may hold blank lines of its own: there, at the first blank line before a
+    sentence (see _SENTENCE_RE). (A call of one round with a blank line in its <query> is cut there too, and
+    said to be not closed: there is no telling.)"""
     if "<tool" not in text:
         return []
     from .protocol import InvalidBlock, parse_all
@@ -463,9 +464,34 @@ def guessed_round_starts(text: str) -> list[int]:
 
 def _round_end(raw: str) -> int:
     """Where the round that wrote the invalid block ``raw`` may have ended inside it (see
-    guessed_round_starts): at the blank line in its <query> or <url> left open; else ``len(raw)``."""
+    guessed_round_starts): at the blank line in its <query> or <url> left open, or in its <source> before a
+    sentence; else ``len(raw)``."""
     m = _INNER_OPEN_RE.match(raw)
-    if m is None or m.group(1) == "source" or (blank := raw.find("\n\n", m.end())) < 0:
+    if m is None or (blank := raw.find("\n\n", m.end())) < 0:
         return len(raw)
     close = raw.find(f"</{m.group(1)}>", m.end())
+    if m.group(1) == "source":
+        blank = _before_sentence(raw, m.end(), len(raw) if close < 0 else close)
     return blank if close < 0 or blank < close else len(raw)
+
+
+_GO_WORDS = ("break|case|chan|const|continue|default|defer|else|fallthrough|for|func|go|goto|if|import|"
+             "interface|map|package|range|return|select|struct|switch|type|var")
+# A sentence's start at a line's start: a word (none of Go's keywords), then two more with a space before each
+# ("Oops, I forgot the closing tag"). No line of Go starts so: two names in a row follow a keyword ("var x int").
+_SENTENCE_RE = re.compile(rf"\n\n\n*(?!(?:{_GO_WORDS})\b)[^\W\d_][\w'’]*[,:;]? [^\W\d_][\w'’]* [^\W\d_]")
+
+
+def _before_sentence(raw: str, start: int, end: int) -> int:
+    """Where in a <source> (``raw[start:end]``) the first blank line before a sentence is, the round that
+    wrote the program having ended there; ``len(raw)`` when there is none. A sentence in a raw string or a
+    block comment is the program's own."""
+    ticks, opened, closed, at = 0, -1, -1, start  # read on from ``at``: a long program is read once
+    for found in _SENTENCE_RE.finditer(raw, start, end):
+        blank = found.start()
+        ticks += raw.count("`", at, blank)
+        opened, closed = max(opened, raw.rfind("/*", at, blank)), max(closed, raw.rfind("*/", at, blank))
+        if ticks % 2 == 0 and opened <= closed:
+            return blank
+        at = blank
+    return len(raw)

@@ -210,3 +210,47 @@ async def test_an_error_body_that_is_not_text_is_left_out() -> None:
     assert str(exc) == "The model server failed (500) and could not answer.", str(exc)
     _root, exc = await _chat_error(answering("Out of memory: \u00e9t\u00e9 \ufffd", "text/plain", status=500))
     assert str(exc).endswith("The server said: Out of memory: \u00e9t\u00e9 \ufffd")  # text, with one odd sign
+
+
+async def test_ollama_with_no_model_pulled_is_said_to_have_none_yet() -> None:
+    # Ollama lists no models as "data": null, not []: the Server URL was blamed ("did not answer /models as an
+    # OpenAI-compatible server does. Check the Server URL…"), in the status bar and for each question
+    with ScriptedLLMServer(models=()) as server:
+        server.pages["/v1/models"] = {"object": "list", "data": None}
+        async with httpx.AsyncClient() as http:
+            llm = LLMClient(http, server.base_url)
+            assert await llm.list_models() == []
+            with pytest.raises(ModelNotFound) as caught:
+                await llm.resolve_model("")
+    assert str(caught.value) == (f"The server at {server.base_url} has no models yet. Get one first: with Ollama, "
+                                 "`ollama pull llama3.2` in a terminal; with LM Studio, download and load a model in "
+                                 "its window.")
+
+
+async def test_a_validation_error_says_what_is_wrong_in_words() -> None:
+    # FastAPI's 422 (text-generation-webui's extension, older vLLM) was said as Python's repr of its list:
+    # "The server said: [{'type': 'missing', 'loc': ['body', 'messages'], …}]"
+    body = {"detail": [{"type": "missing", "loc": ["body", "messages"], "msg": "Field required", "input": None},
+                       {"type": "float_type", "loc": ["body", "temperature"], "msg": "Input should be a valid number"}]}
+    with ScriptedLLMServer() as server:
+        server.queue(Status(422, body))
+        exc = await _first_error(server.base_url)
+    assert str(exc) == ("The model server refused the request (422). The server said: messages: Field required; "
+                        "temperature: Input should be a valid number")
+
+
+@pytest.mark.parametrize("body, said", [
+    # koboldcpp, still writing an answer (one stopped here goes on there)
+    ({"detail": {"msg": "Server is busy; please try again later.", "type": "service_unavailable"}},
+     "Server is busy; please try again later."),
+    # Ollama, its queue full
+    ({"error": {"message": "server busy, please try again.  maximum pending requests exceeded", "type": "api_error"}},
+     "server busy, please try again.  maximum pending requests exceeded"),
+])
+async def test_a_busy_server_says_to_wait_in_its_own_words(body, said) -> None:
+    # koboldcpp's was "The model server failed (503) … The server said: {'msg': 'Server is busy; …', 'type': …}"
+    with ScriptedLLMServer() as server:
+        server.queue(Status(503, body))
+        exc = await _first_error(server.base_url)
+    assert str(exc) == ("The model server is busy with another answer (503); wait a moment and try again. "
+                        f"The server said: {said}")

@@ -93,6 +93,61 @@ async def test_a_whole_json_reply_instead_of_a_stream_is_used(llm, make_engine) 
     assert visible(events) == "Whole." and not of(events, EngineError)
 
 
+_WHOLE = json.dumps({"object": "chat.completion", "choices": [
+    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Whole."}}]})
+
+
+@pytest.mark.parametrize("pieces, content_type", [
+    ([_WHOLE], "text/event-stream"),                            # labelled as a stream
+    ([_WHOLE, "\n\ndata: [DONE]\n\n"], "text/event-stream"),   # a proxy's: the reply framed with [DONE]
+    ([_WHOLE + "\ndata: [DONE]\n\n"], "application/json"),
+    ([json.dumps({"choices": [{"delta": {"content": "Who"}}]}) + "\n",  # the chunks without "data:"
+      json.dumps({"choices": [{"delta": {"content": "le."}, "finish_reason": "stop"}]}) + "\n"], "text/event-stream"),
+])
+async def test_a_whole_json_reply_however_framed_is_used(llm, make_engine, pieces, content_type) -> None:
+    # Sent for stream=true by proxies: the text was lost, and the answer said to be "cut off" or "empty", or
+    # the reply "not JSON" (for the [DONE] after it)
+    llm.queue(Raw(pieces, content_type=content_type))
+    events = await run(make_engine())
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+@pytest.mark.parametrize("pieces", [
+    ["\ufeff" + chunk({"content": "Whole"}), chunk({"content": "."}), "data: [DONE]\n\n"],
+    ["\ufeff" + _WHOLE],
+])
+async def test_a_reply_that_starts_with_a_byte_order_mark_is_read_from_its_first_words(llm, make_engine, pieces) -> None:
+    # the stream's first words were lost (".", no error); the whole reply was "not JSON"
+    llm.queue(Raw(pieces))
+    events = await run(make_engine())
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+@pytest.mark.parametrize("reply, said", [
+    (Raw([chunk({"content": "Part"}), 'data: {"error": {"code": 500, "message": "", "type": ""}}\n\n']),
+     "The model server reported an error during the answer without saying what it was. The text so far is kept."),
+    (Raw([chunk({"content": "Part"}), "event: error\ndata: {}\n\n"]),
+     "The model server reported an error during the answer without saying what it was. The text so far is kept."),
+    (Raw([chunk({"content": "Part"}), 'data: {"error": {"message": "", "type": "server_error"}}\n\n']),
+     "The model server reported an error during the answer: server_error. The text so far is kept."),
+    (Status(500, {"error": {"message": "", "type": "server_error"}}),
+     "The model server failed (500) and could not answer. The server said: server_error"),
+    (Status(500, '{"error": ' + '{"message": ' * 900 + '"out of memory"' + "}" * 901),  # nested, 900 deep
+     "The model server failed (500) and could not answer. The server said: out of memory"),
+])
+async def test_an_error_without_a_message_is_said_without_its_brackets(llm, make_engine, reply, said) -> None:
+    # "…during the answer: . The text so far is kept.", "…: {}.", "The server said: {"error": {"message": ""…"
+    llm.queue(reply)
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.message == said
+
+
+async def test_an_error_object_labelled_as_a_stream_says_the_servers_words(llm, make_engine) -> None:
+    llm.queue(Raw([json.dumps({"error": {"message": "upstream model is overloaded"}})], content_type="text/event-stream"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.message.endswith(": upstream model is overloaded")
+
+
 async def test_a_web_page_instead_of_a_stream_says_to_check_the_url(llm, make_engine) -> None:
     llm.queue(Raw(["<!DOCTYPE html><html><body>Welcome to nginx</body></html>"], content_type="text/html"))
     (err,) = of(await run(make_engine()), EngineError)
@@ -165,6 +220,21 @@ async def test_an_empty_delta_beside_a_whole_message_does_not_say_the_answer_twi
 async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> None:
     (err,) = of(await run(make_engine(base_url=llm.base_url.replace("http://", "https://"))), EngineError)
     assert err.kind == "server_unreachable" and "http://" in err.message and "secure" in err.message
+
+
+@pytest.mark.parametrize("reply, words", [
+    (Raw([": ping - 2026-12-04 18:00:00\r\n\r\n", chunk({"role": "assistant", "content": ""})]),
+     "The server closed the stream before any of the answer came."),
+    (Stream(["never sent"], cut_after=0), "The connection to the model server broke off before any of the answer came."),
+])
+async def test_a_stream_that_ends_before_its_first_words_says_none_came(llm, make_engine, reply, words) -> None:
+    # text-generation-webui with no model loaded, a server that crashed: "The answer was cut off … The text so
+    # far is kept", of an answer with no text
+    llm.queue(reply)
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "stream_interrupted" and err.message.startswith(words)
+    assert "text so far" not in err.message and "the server's log says why" in err.message and not visible(events)
 
 
 @pytest.mark.parametrize("pieces, words", [

@@ -41,6 +41,25 @@ async def test_an_answer_cut_at_the_length_limit_says_so_and_keeps_its_text(llm,
         assert llm.requests[-1]["max_tokens"] == max_tokens
 
 
+@pytest.mark.parametrize("finish, tokens, kind, words", [
+    # OpenAI's, Azure's filter
+    ("content_filter", ["The recipe: mix the"], "content_filter",
+     "The server's content filter stopped the answer here. The text so far is kept"),
+    ("content_filter", [], "content_filter", "The server's content filter held the answer back: none of it came."),
+    # vLLM's, when its engine stops a request (a shutdown, a pause), then [DONE]
+    ("abort", ["The first step is"], "stream_interrupted",
+     "The server stopped the answer before the model finished it (its reason: “abort”). The text so far is kept"),
+    ("abort", [], "stream_interrupted", "The server stopped the answer before any of it came (its reason: “abort”)."),
+])
+async def test_an_answer_the_server_stopped_itself_says_so(llm, make_engine, finish, tokens, kind, words) -> None:
+    # The answer looked finished (exit status 0), or was "an empty answer" from the model, to try another for
+    llm.queue(Stream(tokens, finish=finish))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == kind and err.message.startswith(words)
+    assert visible(events) == "".join(tokens) and isinstance(events[-1], Done)
+
+
 async def test_done_ends_the_answer_though_the_server_keeps_the_connection_open(llm, make_engine) -> None:
     # the answer waited for the server to hang up: 20 s later, or "stopped sending" after the read timeout
     whole = chunk({"content": "All here."}) + chunk(finish="stop") + "data: [DONE]\n\n"

@@ -66,3 +66,10 @@ def test_llama_cpps_error_field_is_a_message_of_event_error() -> None:
     assert [(m.event, m.data) for m in msgs] == [
         ("message", "a"), ("error", '{"code": 500, "message": "x"}'), ("message", "b"), ("error", "e"),
         ("message", "[DONE]")]
+
+
+def test_a_byte_order_mark_at_the_start_is_dropped() -> None:
+    # "\ufeffdata: …" was a field of another name: the answer's first words were lost
+    for pieces in (["\ufeffdata: first\n\ndata: second\n\n"], ["", "\ufeff", "data: first\n\n", "data: second\n\n"]):
+        assert [m.data for m in decode(pieces)] == ["first", "second"]
+    assert [m.data for m in decode(["data: a\ufeff\n\n", "\ufeffdata: b\n\n"])] == ["a\ufeff"]  # only at the start

@@ -178,3 +178,35 @@ def test_a_round_taken_back_in_part_keeps_its_own_segment(qtbot):
     answer.finish(Done(2, 0, 10))
     _check_shown(answer)
     assert answer.stats["round_starts"] == [len(f"Let me compute {CALL}")]
+
+
+def test_a_program_left_open_in_an_answer_stored_before_rounds_were_kept_leaves_round_two_as_text(qtbot):
+    # A <source> holds blank lines of its own, so none was taken for a round's end: reopened, an older answer
+    # showed round 2's words in the program's block, "the <source> element is not closed". The round's end is
+    # guessed at the blank line before the first sentence (no line of Go starts as one does).
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    text = f"Let me run {GO_CALL}\n\n{ROUND_2}"
+    old = StoredMessage(1, "assistant", text, stats={"rounds": 2, "tools_run": 0, "elapsed_ms": 5})
+    new = StoredMessage(1, "assistant", text, stats={"rounds": 2, "tools_run": 0, "elapsed_ms": 5,
+                                                     "round_starts": [len(f"Let me run {GO_CALL}")]})
+    answer = AnswerWidget.from_stored(old)
+    qtbot.add_widget(answer)
+    shown = _shown(answer)
+    assert f"(a tool call not run: {REASON})" in shown and "<source> element" not in shown, shown
+    assert _follows(answer, 'fmt.Println("hi")', "}", f"(a tool call not run: {REASON})\nOops, I forgot"), shown
+    assert answer.copy_markdown() == answer_markdown(old) == answer_markdown(new)
+
+
+def test_no_round_end_is_guessed_in_a_program_whose_blank_lines_are_followed_by_go():
+    from tinyrag_desktop.markdown_prep import guessed_round_starts
+
+    whole = '<tool name="nanogo"><source>package main\n\nimport "fmt"\n\nfunc main() {\n\n\tfmt.Println(1)\n}'
+    assert guessed_round_starts(whole) == []
+    assert guessed_round_starts(f"{whole}\n\nThe program prints 1.") == [len(whole)]
+    # words in a raw string or a block comment are the program's, not a next round's
+    for inside in ('const help = `Usage: run it\n\nPrints the answer to the question.`\n',
+                   "/* Notes\n\nThis program prints one. */\n"):
+        assert guessed_round_starts(f'<tool name="nanogo"><source>{inside}func main() {{}}') == []
+    # a program stopped in mid-line, at the end of the answer, stays whole
+    assert guessed_round_starts('<tool name="nanogo"><source>package main\n\nfunc main() {\n\tfmt.Pri') == []

@@ -130,7 +130,7 @@ def test_the_export_dialog_suggests_such_a_name(make_window, server, monkeypatch
     chat = win.store.new_chat("CON")
     suggested: list[str] = []
 
-    def save_dialog(_parent, _caption, where, _kinds):  # the system's own dialog: it cannot run offscreen
+    def save_dialog(_parent, _caption, where, _kinds, *_chosen):  # the system's own dialog: it cannot run offscreen
         suggested.append(where)
         return "", ""
 

@@ -16,7 +16,7 @@ def _dialog(monkeypatch, choose: Path | None) -> list[str]:
     user's choice ("" for Cancel)."""
     opened: list[str] = []
 
-    def save_dialog(_parent, _caption, where, _kinds):
+    def save_dialog(_parent, _caption, where, _kinds, *_chosen):
         opened.append(where)
         return (str(choose) if choose else ""), ""
 
@@ -86,3 +86,39 @@ def test_a_folder_gone_since_opens_the_documents_folder(make_window, server, qlo
     opened = _dialog(monkeypatch, None)
     export.export_dialog(win, "md", chat.id)
     assert Path(opened[0]) == home / "Documents" / "Notes.md"
+
+
+def test_a_name_typed_with_another_ending_is_exported_in_that_format(make_window, server, qloop, tmp_path,
+                                                                     monkeypatch):
+    # Export as Markdown, named "notes.html": it was Markdown under an HTML name (a browser showed it as text)
+    win = make_window(server.base_url)
+    chat = win.store.new_chat("Backups")
+    win.store.add_user_message(chat.id, "What is **WAL**?")
+    _dialog(monkeypatch, tmp_path / "notes.HTML")
+    assert _export(win, qloop, chat.id).startswith("Exported to")
+    assert (tmp_path / "notes.HTML").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
+def test_a_name_without_an_ending_takes_the_format_chosen_in_the_dialog():
+    assert export.export_as("/x/notes", "md", export.KINDS["html"]) == ("/x/notes", "html")
+    assert export.export_as("/x/notes", "html", export.KINDS["md"]) == ("/x/notes", "md")
+    assert export.export_as("/x/notes", "html", "") == ("/x/notes", "html")  # no filter said: as asked
+    assert export.export_as("/x/notes.htm", "md", export.KINDS["md"]) == ("/x/notes.htm", "html")
+    assert export.export_as("/x/notes.markdown", "html", export.KINDS["html"]) == ("/x/notes.markdown", "md")
+
+
+def test_html_chosen_in_the_markdown_dialog_for_a_name_without_an_ending_is_written_as_html(
+        make_window, server, qloop, tmp_path, monkeypatch):
+    win = make_window(server.base_url)
+    chat = win.store.new_chat("Backups")
+    win.store.add_user_message(chat.id, "What is **WAL**?")
+    offered: list[tuple[str, str]] = []
+
+    def save_dialog(_parent, _caption, _where, kinds, chosen):  # the user picks HTML and types "notes"
+        offered.append((kinds, chosen))
+        return str(tmp_path / "notes"), export.KINDS["html"]
+
+    monkeypatch.setattr(export.QFileDialog, "getSaveFileName", save_dialog)
+    assert _export(win, qloop, chat.id).startswith("Exported to")
+    assert offered == [(f"{export.KINDS['md']};;{export.KINDS['html']}", export.KINDS["md"])]
+    assert (tmp_path / "notes").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")

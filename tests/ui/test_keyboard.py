@@ -6,7 +6,7 @@ import asyncio
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog, QInputDialog, QLabel, QLineEdit,
                                QPlainTextEdit)
 
 from tests.sse_server import Stream
@@ -545,3 +545,52 @@ def test_f2_in_a_narrow_window_folds_the_list_away_again_once_the_title_is_given
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
     qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
     assert win.sidebar.isVisible()
+
+
+def test_f2_on_a_chat_found_by_a_search_renames_it_in_a_dialog(make_window, server, qloop, qtbot, tmp_path):
+    # A search hit shows two lines and cannot be edited in place: F2 on one did nothing, and said nothing
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    qtbot.keyClick(win.composer, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(win.sidebar.search, "older")
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Return)  # opens the first hit
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    dialog = win.findChild(QInputDialog, "renameChatDialog")
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.textValue() == win.store.get_chat(older.id).title  # the title as it is, to be edited
+    qloop.run(wait_until(lambda: QApplication.focusWidget() is not None
+                         and QApplication.focusWidget().window() is dialog))
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "  Trip notes  ")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.store.get_chat(older.id).title == "Trip notes"))
+    assert win.sidebar.search.text() == "older"  # the search and its hits stay
+    # in a narrow window, where the list is folded away, F2 on the hit does not unfold it for the dialog
+    win.resize(500, 600)
+    qloop.run(wait_until(lambda: win.width() == 500 and not win.sidebar.isVisible()))
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    dialog = win.findChild(QInputDialog, "renameChatDialog")
+    assert dialog is not None and dialog.isVisible() and not win.sidebar.isVisible()
+    dialog.reject()
+    qloop.run(wait_until(lambda: win.findChild(QInputDialog, "renameChatDialog") is None))
+    assert not win.sidebar.isVisible() and win.store.get_chat(older.id).title == "Trip notes"
+
+
+def test_a_search_hits_menu_rename_asks_for_the_title_and_an_empty_one_renames_nothing(make_window, server, qloop,
+                                                                                       qtbot, tmp_path):
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    title = win.store.get_chat(older.id).title
+    qtbot.keyClick(win.composer, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(win.sidebar.search, "older")
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.sidebar._rename_row(older.id)  # the list's menu → Rename
+    dialog = win.findChild(QInputDialog, "renameChatDialog")
+    assert dialog is not None and dialog.isVisible()
+    dialog.setTextValue("   ")
+    dialog.accept()
+    qloop.run(wait_until(lambda: win.findChild(QInputDialog, "renameChatDialog") is None))
+    assert win.store.get_chat(older.id).title == title

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QFont, QImage
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
 
 from tests.sse_server import Stream
 
@@ -25,15 +26,24 @@ def _inked(image: QImage, area: QRect) -> QRect:
     return box
 
 
-@pytest.fixture
-def big_text(qapp):
-    """The application's font at 18 pt, as a user with large text sets it; the usual one back after."""
+def _text_at(qapp, points: int):
+    """The application's font at ``points``, as a user with large text sets it; the usual one back after."""
     before = QFont(qapp.font())
     font = QFont(before)
-    font.setPointSize(18)
+    font.setPointSize(points)
     qapp.setFont(font)
     yield
     qapp.setFont(before)
+
+
+@pytest.fixture
+def big_text(qapp):
+    yield from _text_at(qapp, 18)
+
+
+@pytest.fixture
+def text_20pt(qapp):
+    yield from _text_at(qapp, 20)
 
 
 def test_the_find_bars_arrows_are_as_large_as_its_text(big_text, make_window, server, qtbot):
@@ -92,6 +102,25 @@ def test_opening_the_knowledge_panel_folds_the_chats_list_rather_than_widening_t
         QCoreApplication.processEvents()
     win.removeEventFilter(watcher)
     assert len(requests) < 5
+
+
+def test_at_20_pt_the_chat_and_the_knowledge_panel_fit_a_1024_px_window(text_20pt, make_window, server, qtbot):
+    # The empty chat's hint, two lines never wrapped, made the chat at least 709 px wide: with the panel's 364
+    # the window widened to 1,083 px, past a 1,024 px screen. And the chats list kept beside them squeezed the chat.
+    win = make_window(server.base_url)
+    win.resize(1024, 740)
+    qtbot.waitUntil(lambda: win.width() == 1024)
+    win.kb_dock.show()
+    chat = win.splitter.widget(1)
+    beside = win.kb_dock.minimumSizeHint().width() + chat.minimumSizeHint().width()
+    qtbot.waitUntil(lambda: win.kb_dock.isVisible() and win.minimumWidth() >= beside)  # the panel counted
+    qtbot.waitUntil(lambda: win.kb_dock.width() >= win.kb_dock.minimumSizeHint().width()
+                    and not win.sidebar.isVisible())
+    assert win.width() == 1024 and win.minimumWidth() <= 1024 - 200  # and room to spare
+    assert chat.width() >= win.fontMetrics().averageCharWidth() * 40  # the chat, not the list, has the room
+    hint = win.view.findChild(QLabel, "emptyHint")
+    assert hint.isVisible() and hint.height() >= hint.heightForWidth(hint.width())  # all its lines in sight
+    win.grab().save("/tmp/scale45/panel-20pt.png")
 
 
 class _Counter(QObject):

@@ -20,6 +20,16 @@ def test_a_server_without_models_is_said_with_how_to_get_one(make_window, qloop)
         assert "has no models yet" in error and "ollama pull llama3.2" in error
 
 
+def test_ollama_with_nothing_pulled_is_said_to_have_no_models(make_window):
+    # Ollama's list of no models is "data": null: the status bar said the server was not OpenAI-compatible and
+    # to check the Server URL, which was right
+    with ScriptedLLMServer(models=()) as server:
+        server.pages["/v1/models"] = {"object": "list", "data": None}
+        win = make_window(server.base_url, chat_model="")
+        assert win.status.state == "warn" and win.status.reach.text() == "no models"
+        assert "`ollama pull llama3.2`" in win.status.reason
+
+
 def test_llama_cpp_answers_whatever_name_is_set_and_is_not_said_missing(make_window):
     with ScriptedLLMServer(models=("/models/qwen2.5-7b-instruct-q4_k_m.gguf",)) as server:
         win = make_window(server.base_url, chat_model="qwen2.5")

@@ -243,6 +243,28 @@ def cut_short_words(max_tokens: int) -> str:
             f"or {fix} and try again.")
 
 
+def filtered_words(begun: bool) -> str:
+    """Why an answer stopped at the server's content filter (``begun``: some of it had come), and what to do."""
+    if begun:
+        return ("The server's content filter stopped the answer here. The text so far is kept; ask in other words, "
+                "or use another model or server.")
+    return ("The server's content filter held the answer back: none of it came. Ask in other words, or use another "
+            "model or server.")
+
+
+# The finish reasons of a reply the server, not the model, ended before its end (vLLM's "abort" when its engine
+# stops a request: shut down, paused, scaled down; "error", some proxies')
+SERVER_STOPPED = ("abort", "error")
+
+
+def server_stopped_words(finish_reason: str, begun: bool) -> str:
+    """Why an answer the server stopped itself (``finish_reason`` one of SERVER_STOPPED) ends there."""
+    if begun:
+        return (f"The server stopped the answer before the model finished it (its reason: “{finish_reason}”). The "
+                "text so far is kept; try again.")
+    return f"The server stopped the answer before any of it came (its reason: “{finish_reason}”). Try again."
+
+
 def only_thought_words(max_tokens: int, finish_reason: str | None = "length") -> str:
     """Why a reply of reasoning alone gave no answer, and what to do (in the window, and from `ask`, which
     shows no reasoning: it names no Thinking section, and no setting that is not there to raise). A reply

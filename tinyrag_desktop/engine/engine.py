@@ -28,7 +28,7 @@ from .calls import Request, Round, ToolCalls, elapsed_ms, tool_grace  # noqa: F4
 from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
-from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
+from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort, ReplyFiltered, StreamInterrupted
 from .events import Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, named
 from .llm import LLMClient
 from .router import Decision, route
@@ -474,6 +474,11 @@ class Engine(ToolCalls):
             if thought and not "".join(rnd.text[own:]).strip():  # or never began: the reasoning took it all
                 raise ReplyCutShort(advice.only_thought_words(max_tokens, finish_reason))
             raise ReplyCutShort(advice.cut_short_words(max_tokens))
+        begun = bool("".join(rnd.text[own:]).strip())
+        if finish_reason == "content_filter":  # it looked finished, or was "an empty answer" from the model
+            raise ReplyFiltered(advice.filtered_words(begun))
+        if finish_reason in advice.SERVER_STOPPED:  # vLLM's "abort" (a shutdown, a pause), then [DONE]: the same
+            raise StreamInterrupted(advice.server_stopped_words(finish_reason, begun))
 
 def _thought_past_a_call(text: str) -> bool:
     """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the

@@ -11,6 +11,7 @@
         ├── FirstTokenTimeout    the model did not start answering in time
         ├── StreamInterrupted    the stream broke off before the answer was finished
         ├── ReplyCutShort        the model reached its longest reply (finish_reason "length")
+        ├── ReplyFiltered        the server's content filter ended the reply (finish_reason "content_filter")
         └── BadResponse          the server answered something that is not an OpenAI-compatible reply
 
 httpx's exceptions are translated once, in the LLM client, with ``raise … from exc``.
@@ -93,6 +94,12 @@ class ReplyCutShort(LLMError):
     """The server ended the reply at its length limit: the answer stops mid-way, though nothing failed."""
 
     kind = "length"
+
+
+class ReplyFiltered(LLMError):
+    """The server's content filter ended the reply: it looked whole (or empty, "the model sent nothing")."""
+
+    kind = "content_filter"
 
 
 class BadResponse(LLMError):

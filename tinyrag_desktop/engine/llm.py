@@ -36,7 +36,7 @@ from .errors import (
     StreamInterrupted,
 )
 from .context import has_model, is_refusal
-from .llm_stream import Delta, NativeCalls, context_refusal, message_deltas, paired
+from .llm_stream import Delta, NativeCalls, context_refusal, error_words, message_deltas, paired
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
 GET_A_MODEL = ("Get one first: with Ollama, `ollama pull llama3.2` in a terminal; with LM Studio, download and "
@@ -61,6 +61,8 @@ def is_chat_model(name: str) -> bool:
     return not _NOT_CHAT.search(name)
 
 
+# What a reply that ended before its first words says to do: the server gave no reason in it
+_NOTHING_CAME = "The model may have failed to start or to load: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
 
 
@@ -75,6 +77,30 @@ async def _read_to_end(chunks: AsyncIterator[str]) -> None:
                 pass
     except TimeoutError:
         pass
+
+
+_BLANK = re.compile(r"[\s\ufeff]*")  # and a byte-order mark, which some servers start a reply with
+_STREAM_FIELD = ("data:", ":", "event:", "error:")  # how the lines of an event stream begin
+
+
+def _whole_deltas(text: str) -> list[Delta]:
+    """The deltas of a reply read whole: a JSON reply; JSON chunks one after another, without "data:"; an event
+    stream; or a JSON reply followed by stream lines ("data: [DONE]", which a proxy adds to whatever it sends).
+    Text that is none of these is said to be no JSON (message_deltas raises)."""
+    calls, deltas, at = NativeCalls(), [], _BLANK.match(text).end()
+    while at < len(text):
+        if text.startswith(_STREAM_FIELD, at):
+            decoder = SSEDecoder()
+            messages = decoder.feed(text[at:]) + decoder.finish()
+            deltas += [d for m in messages for d in message_deltas(m.data, m.event, calls)]
+            break
+        try:
+            end = json.JSONDecoder().raw_decode(text, at)[1]
+        except (ValueError, RecursionError):
+            end = len(text)  # read as a whole by message_deltas, which says what is wrong with it
+        deltas += message_deltas(text[at:end], calls=calls)
+        at = _BLANK.match(text, end).end()
+    return [d for d in deltas if d is not None]
 
 
 class LLMClient:
@@ -153,6 +179,8 @@ class LLMClient:
         try:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
+            if items is None:  # Ollama with nothing pulled: {"object": "list", "data": null}, an empty list
+                items = []
             models = [mended(str(item["id"])) for item in items]  # a name holding half a character: shown, stored
         except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
             raise BadResponse(
@@ -217,7 +245,7 @@ class LLMClient:
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
                 raise self._web_page()
-            async for delta in paired(self._read_stream(resp, labelled=ctype == "text/event-stream")):
+            async for delta in paired(self._read_stream(resp)):
                 yield delta
         finally:
             await resp.aclose()
@@ -236,12 +264,7 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
         text = "".join(pieces)
-        if text.lstrip().startswith(("data:", ":")):  # a stream after all, only labelled as JSON
-            decoder = SSEDecoder()
-            messages = decoder.feed(text) + decoder.finish()
-            deltas = [d for m in messages for d in message_deltas(m.data) if d is not None]
-        else:
-            deltas = [d for d in message_deltas(text) if d is not None]
+        deltas = _whole_deltas(text)
         if not deltas:
             raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
                               f"{text.strip()[:120]!r}")
@@ -260,9 +283,9 @@ class LLMClient:
             "--first-token-timeout)."
         )
 
-    async def _read_stream(self, resp: httpx.Response, labelled: bool = True) -> AsyncIterator[Delta]:
-        """The deltas of an event stream (``labelled``: sent as text/event-stream; a reply labelled
-        text/plain, or not at all, that starts as JSON is read whole, as an application/json one is)."""
+    async def _read_stream(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+        """The deltas of an event stream (a reply that starts as JSON, however labelled, is read whole, as an
+        application/json one is)."""
         decoder = SSEDecoder()
         calls = NativeCalls()
         finished = False
@@ -289,7 +312,10 @@ class LLMClient:
                     # events, and said "the server closed the stream before the model finished".
                     if start.startswith("<"):
                         raise self._web_page()
-                    if not labelled and start.startswith("{"):  # a whole JSON reply after all
+                    # A whole JSON reply after all: labelled text/plain or not at all, or even as a stream (a
+                    # proxy's, often with "data: [DONE]" after it). No event stream starts with "{": its text was
+                    # lost, and the answer said to be empty or cut off.
+                    if start.startswith("{"):
                         async for delta in self._read_whole(resp, text, chunks):
                             yield delta
                         return
@@ -336,12 +362,18 @@ class LLMClient:
                 "The text so far is kept."
             ) from exc
         except httpx.HTTPError as exc:
+            if not got_any:
+                raise StreamInterrupted(f"The connection to the model server broke off before any of the answer "
+                                        f"came. {_NOTHING_CAME}") from exc
             raise StreamInterrupted(
                 "The connection to the model server broke off in the middle of the answer. "
                 "The text so far is kept."
             ) from exc
         finally:
             await chunks.aclose()
+        if not finished and not got_any:  # a server that fails once its stream began (text-generation-webui
+            # with no model loaded, a crash): "the text so far is kept" was said of none
+            raise StreamInterrupted(f"The server closed the stream before any of the answer came. {_NOTHING_CAME}")
         if not finished:
             raise StreamInterrupted(
                 "The answer was cut off: the server closed the stream before the model finished. "
@@ -397,6 +429,9 @@ class LLMClient:
             return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
             return ServerFailed(f"The model is still loading on the server (503). Try again in a moment.{said}")
+        if status == 503 and "busy" in message.lower():  # koboldcpp still writing an answer; Ollama's queue full
+            return RateLimited(f"The model server is busy with another answer (503); wait a moment and try "
+                               f"again.{said}")
         if status in (401, 403):
             return AuthenticationFailed(
                 f"The server at {self.base_url} refused the request ({status}): the API key is missing "
@@ -456,11 +491,19 @@ def _server_message(text: str) -> str:
         return text[:300]
     if isinstance(obj, dict):
         err = obj.get("error", obj.get("detail", obj.get("message")))
-        if isinstance(err, dict):
-            err = err.get("message", err)
-        if err:
-            return str(err)[:300]
+        if isinstance(err, list):  # FastAPI's 422, [{"loc": ["body", "messages"], "msg": …}], was said as Python's
+            return "; ".join(map(_problem, err))[:300]
+        if err is not None:  # koboldcpp's busy 503: {"detail": {"msg": "Server is busy; …", "type": …}}
+            return error_words(err)[:300]
     return text[:300]
+
+
+def _problem(item: Any) -> str:
+    """One problem of a FastAPI validation error in words: "messages: Field required"."""
+    if not isinstance(item, dict) or not item.get("msg"):
+        return str(item)
+    where = ".".join(str(part) for part in item.get("loc") or () if part != "body")
+    return f"{where}: {item['msg']}" if where else str(item["msg"])
 
 
 def _mostly_text(text: str) -> bool:

@@ -75,13 +75,12 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         return []
     # {"error": …}; an error event's object (llama.cpp's ``error:`` line is one); or vLLM's error object,
     # {"object": "error", "message": …}, which some of its versions send in the stream
-    err = obj.get("error") or (event == "error" and (obj.get("message") or obj.get("detail") or data)) or (
-        obj.get("object") == "error" and obj.get("message"))
-    if err:  # some proxies send "error": null in every chunk
-        message = err.get("message", err) if isinstance(err, dict) else err
+    err = obj.get("error") or (obj.get("object") == "error" and obj.get("message"))
+    if err or event == "error":  # some proxies send "error": null in every chunk
+        message = error_words(err or obj)
         if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
-            raise context_refusal(str(message), data, answering=begun)
-        raise _stream_error(str(message), begun)
+            raise context_refusal(message, data, answering=begun)
+        raise _stream_error(message, begun)
     choices = obj.get("choices")
     out: list[Delta | None] = []
     calls = calls if calls is not None else NativeCalls()
@@ -108,6 +107,14 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         if content or reasoning or finish:
             out.append(Delta(content, reasoning, str(finish) if finish else None))
     return out
+
+
+def error_words(err: Any) -> str:
+    """An error's words: a text, or an error object's "message" ("msg": koboldcpp's; "detail"), else its type
+    ("server_error"); "" for one without any. A server's object was shown as Python's dict, or as "{}"."""
+    while isinstance(err, dict):  # a loop: objects nested thousands deep must not reach Python's recursion limit
+        err = next((err[key] for key in ("message", "msg", "detail", "type") if err.get(key)), "")
+    return str(err).strip() if err not in (None, True) else ""
 
 
 def _text_of(value: Any) -> str:
@@ -250,10 +257,11 @@ def _stream_error(message: str, begun: bool) -> ServerFailed:
     """An error the server sent in its stream, in words (``begun``: after the answer's first words)."""
     message = message.strip()
     hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
+    said = f": {message}" if message else " without saying what it was"  # it was ": ." or ": {}"
     kept = ""
-    if begun:
-        kept = ("" if message.endswith((".", "!", "?")) else ".") + " The text so far is kept."
-    return ServerFailed(f"The model server reported an error during the answer: {message}{kept}{hint}")
+    if begun or not message:
+        kept = ("" if said.endswith((".", "!", "?")) else ".") + (" The text so far is kept." if begun else "")
+    return ServerFailed(f"The model server reported an error during the answer{said}{kept}{hint}")
 
 
 def context_refusal(message: str, body: str = "", *, answering: bool = False) -> ContextTooLong:

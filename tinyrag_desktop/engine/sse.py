@@ -41,8 +41,12 @@ class SSEDecoder:
         self._data_size = 0
         self._event = ""
         self._error: list[str] = []  # the message's ``error`` lines (llama.cpp's)
+        self._begun = False  # text has come
 
     def feed(self, text: str) -> list[SSEMessage]:
+        if text and not self._begun:  # the format's byte-order mark, which a stream may start with: dropped, as
+            self._begun = True        # "\ufeffdata" was no field and the first message was lost
+            text = text.removeprefix("\ufeff")
         if "\n" not in text and "\r" not in text:
             # Still inside one line: keep the piece, and join once when the line ends. Joining and
             # scanning the whole line at every piece made a 4 MB line cost 20 s.

@@ -22,6 +22,23 @@ from .theme import colors
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 _SIDE = 16  # px between the column and the view's sides, as between the message box and the window's
 BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
+# What an empty chat says; in a narrow chat (large text) it wraps between the keys' hints, not inside one.
+_EMPTY_HINT = ("Ask anything. Tools run inline and show\N{NO-BREAK SPACE}as\N{NO-BREAK SPACE}cards.\n"
+               + " · ".join(hint.replace(" ", "\N{NO-BREAK SPACE}")
+                            for hint in ("Enter sends", "Shift+Enter adds a line", "Esc stops")))
+HINT_WHOLE_UP_TO = 300  # px: the empty chat's hint keeps its lines whole up to this width (the usual font's)
+
+
+class _EmptyHint(QLabel):
+    """The empty chat's hint. Never wrapped, its lines were the chat's minimum width, 663 px at 20 pt: with the
+    knowledge panel beside it the window was wider than a 1,024 px screen. It asks for its whole lines up to
+    HINT_WHOLE_UP_TO (so at the usual font the window is as narrow as before) and wraps in a narrower chat."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().minimumSizeHint()  # wrapped: its longest word
+        metrics = self.fontMetrics()
+        whole = max(metrics.horizontalAdvance(line) for line in self.text().split("\n"))
+        return QSize(max(hint.width(), min(whole, HINT_WHOLE_UP_TO)), hint.height())
 
 
 _widgets_warm = False
@@ -87,10 +104,10 @@ class ChatView(QScrollArea):
         self._items.setContentsMargins(0, 0, 0, 0)
         self._items.setSpacing(14)
         self._items.addStretch(1)
-        self._empty = QLabel("Ask anything. Tools run inline and show as cards.\n"
-                             "Enter sends · Shift+Enter adds a line · Esc stops", self._column)
+        self._empty = _EmptyHint(_EMPTY_HINT, self._column)
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setWordWrap(True)
         self._empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._empty.setContentsMargins(0, 120, 0, 0)
         self._items.insertWidget(0, self._empty)

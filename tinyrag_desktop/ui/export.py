@@ -38,18 +38,36 @@ def failure_words(path: str, exc: BaseException) -> str:
     return f"The chat was not exported to {path}: {write_failure(exc)} A file already there was left as it was."
 
 
+# The formats the save dialog offers, the one asked for chosen: either can be picked there, or typed as a name
+KINDS = {"md": "Markdown (*.md)", "html": "HTML (*.html)"}
+SUFFIXES = {"md": ".md", "html": ".html"}
+_BY_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "md", ".html": "html", ".htm": "html"}
+
+
+def export_as(path: str, fmt: str, kind: str) -> tuple[str, str]:
+    """The file and format an export is written as. A name typed with a known ending says the format
+    ("notes.html" from Export as Markdown was Markdown under an HTML name, shown as text by a browser); a
+    name without one takes the format chosen in the dialog (the name kept as typed: the dialog asked about
+    replacing that file, not about one with an ending added)."""
+    known = _BY_SUFFIX.get(Path(path).suffix.lower())
+    if known is not None:
+        return path, known
+    return path, next((key for key, label in KINDS.items() if label == kind), fmt)
+
+
 def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None:
     chat_id = chat_id or win.chat_id
     if chat_id is None:
         win.statusBar().showMessage("There is nothing to export yet.", 5000)
         return
     chat = win.store.get_chat(chat_id)
-    suffix, kind = (".html", "HTML (*.html)") if fmt == "html" else (".md", "Markdown (*.md)")
     name = file_name_from(chat.title if chat else "")
     # where the last export went (it opened in the home folder each time, right after one elsewhere)
     folder = window_layout.export_folder(win.data_dir)
-    path, _ = QFileDialog.getSaveFileName(win, "Export chat", str(Path(folder) / f"{name}{suffix}"), kind)
+    path, kind = QFileDialog.getSaveFileName(win, "Export chat", str(Path(folder) / f"{name}{SUFFIXES[fmt]}"),
+                                             ";;".join(KINDS.values()), KINDS[fmt])
     if path:
+        path, fmt = export_as(path, fmt, kind)
         win.statusBar().showMessage(f"Exporting to {path}…")  # a long chat takes seconds
         task = asyncio.ensure_future(export_chat(win, Path(path), fmt, chat_id))
         task.add_done_callback(lambda t: _exported(win, path, t))

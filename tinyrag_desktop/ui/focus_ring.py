@@ -30,6 +30,10 @@ class FocusRing(QWidget):
     It follows focus and size through an event filter, so the widgets it rings need no overrides.
     """
 
+    # None once the ring's attributes are cleared: a window collected as a reference cycle (the interpreter's
+    # teardown collects the last ones) loses them before its widgets' destruction sends their Hide and FocusOut.
+    _watched: QWidget | None = None
+
     def __init__(self, host: QWidget, watched: QWidget, area: Callable[[], QRect] | None = None,
                  radius: float = 6.0) -> None:
         super().__init__(host)
@@ -45,6 +49,8 @@ class FocusRing(QWidget):
             host.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if self._watched is None:  # being destroyed, attributes gone (see _watched)
+            return False
         kind = event.type()
         if watched is self._watched and kind == QEvent.Type.FocusIn:
             self.setGeometry(self._area())

@@ -67,6 +67,9 @@ log = logging.getLogger(__name__)
 # Narrower than this (px), the window folds the chats list away and gives the conversation its room: beside
 # the list, the answers, the question and Regenerate were cut off on the right. It comes back when wider.
 SIDEBAR_FOLDS_BELOW = 560
+# And when the chat beside the list would have room for fewer letters than this: at 20 pt the list stayed beside
+# the knowledge panel and squeezed the chat to 355 px, its title cut to "…".
+CHAT_LETTERS_BESIDE = 50
 MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
 PURGE_AFTER = 86_400  # s: chats deleted this long ago are purged by any window closing, not only their own
 EngineFactory = Callable[[Settings, Callable[[str, str], Any] | None], Any]  # confirm: None in an --ask run
@@ -354,9 +357,11 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         panel (about 620 px; with the list, 795)."""
         if not hasattr(self, "_narrow"):
             return  # still being built
-        # the list, its handle and the chat's minimum (a wide source link raises it) fold the list earlier too
-        beside = (self.sidebar.minimumWidth() + self.splitter.handleWidth()
-                  + self.splitter.widget(1).minimumSizeHint().width())
+        # the list, its handle and the chat's minimum (a wide source link raises it) fold the list earlier too,
+        # as does a chat narrower than a line of CHAT_LETTERS_BESIDE letters (large text)
+        chat = max(self.splitter.widget(1).minimumSizeHint().width(),
+                   self.fontMetrics().averageCharWidth() * CHAT_LETTERS_BESIDE)
+        beside = self.sidebar.minimumWidth() + self.splitter.handleWidth() + chat
         narrow = self.splitter.width() < max(SIDEBAR_FOLDS_BELOW, beside)
         if narrow == self._narrow:
             return

@@ -117,7 +117,12 @@ def _knowledge_key(win: "MainWindow") -> Callable[[], None]:
 
 def _rename_shown(win: "MainWindow") -> None:
     """F2: the current chat's title edited in the list, shown for it when hidden, and hidden again once the
-    title is given or left: in a narrow window the list stayed open over half of it."""
+    title is given or left: in a narrow window the list stayed open over half of it. A chat found by a search
+    is renamed in a dialog: the list is not shown for it."""
+    item = win.sidebar.list.currentItem()
+    if item is not None and not item.flags() & Qt.ItemFlag.ItemIsEditable:
+        win.sidebar.rename_current()
+        return
     hidden = not win.menus.show_sidebar.isChecked()
     _chats_shown(win, win.sidebar.rename_current)()
     if hidden and win.sidebar.renaming:

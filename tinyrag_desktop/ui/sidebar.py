@@ -8,8 +8,8 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView,
-                               QListWidgetItem, QMenu, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QInputDialog, QLabel, QLineEdit,
+                               QListView, QListWidgetItem, QMenu, QPushButton, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
 from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, last_used_order,
@@ -460,9 +460,30 @@ class ChatsSidebar(QFrame):
         item = self.list.currentItem()
         if item is None:
             return
+        if not item.flags() & Qt.ItemFlag.ItemIsEditable:  # a search hit: Qt said "editing failed", did nothing
+            self._rename_in_dialog(item)
+            return
         focus = QApplication.focusWidget()
         self._renamed_from = focus if focus is not None and not self.isAncestorOf(focus) else None
         self.list.editItem(item)
+
+    def _rename_in_dialog(self, item: QListWidgetItem) -> None:
+        """A search hit shows its title over the words found, so its row cannot be edited in place: its title is
+        asked for in a small dialog instead (the search and its hits stay as they were)."""
+        chat_id, title = item.data(Qt.ItemDataRole.UserRole), item.data(TIP_ROLE)[0]
+        dialog = QInputDialog(self)
+        dialog.setObjectName("renameChatDialog")
+        dialog.setWindowTitle("Rename chat")
+        dialog.setLabelText("Title of the chat:")
+        dialog.setTextValue(title)
+
+        def given(text: str) -> None:
+            if text.strip() and text.strip() != title:  # an empty title is no rename (the store refuses it)
+                self.renamed.emit(chat_id, text.strip())
+
+        dialog.textValueSelected.connect(given)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
 
     @property
     def renaming(self) -> bool:
@@ -554,14 +575,20 @@ class ChatsSidebar(QFrame):
     def pending_undo(self) -> str:
         return self._undo_id if self.undo_bar.isVisible() else ""
 
+    def _rename_row(self, chat_id: str) -> None:
+        # the row by its chat when chosen: the list may have been filled again meanwhile (another program)
+        row = self.item_for(chat_id)
+        if row is not None:
+            self.list.setCurrentItem(row)
+            self.rename_current()
+
     def _menu(self, pos: QPoint) -> None:
         item = self.list.itemAt(pos)
         chat_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         if not chat_id:  # empty space or a day heading: no chat to act on
             return
         menu = QMenu(self)
-        # the row by its chat when chosen: the list may have been filled again meanwhile (another program)
-        menu.addAction("Rename", lambda: (row := self.item_for(chat_id)) is not None and self.list.editItem(row))
+        menu.addAction("Rename", lambda: self._rename_row(chat_id))
         menu.addAction("Export as Markdown…", lambda: self.exportRequested.emit(chat_id, "md"))
         menu.addAction("Export as HTML…", lambda: self.exportRequested.emit(chat_id, "html"))
         menu.addSeparator()

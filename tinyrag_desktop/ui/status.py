@@ -52,6 +52,9 @@ def model_label(name: str) -> str:
     return name
 
 
+LOADING = "loading model"  # the status bar's words for a server still loading its model
+
+
 def _state_for(exc: Exception) -> tuple[str, str]:
     """The state and word for a failed check: "unreachable" (red) only when nothing answered. A server that
     answered with an error (a wrong API key, a web page, a 404) is reachable but not usable (amber), as a
@@ -59,6 +62,8 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     was running. The tooltip has the whole reason."""
     if isinstance(exc, ServerFailed) and "(404)" in str(exc):  # nothing at that path: the Server URL is wrong
         return "warn", "wrong address"
+    if isinstance(exc, ServerFailed) and "still loading" in str(exc):  # llama.cpp's 503: asked again (welcome.py)
+        return "warn", LOADING
     for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
                          (BadResponse, "not a model server"), (ServerFailed, "server error")):
         if isinstance(exc, kinds):

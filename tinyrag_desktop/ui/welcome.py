@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from ..hidden_passwords import hide_passwords
 from ..settings import defaults, save_settings
+from .status import LOADING
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -102,8 +103,8 @@ class WelcomeController:
             self._again.stop()
 
     def _asked_again(self, state: str) -> bool:
-        """Nothing answers, or a server answers without the model (one being pulled)."""
-        waiting_for_a_model = (*_NO_MODEL_WORDS, "model missing")
+        """Nothing answers, or a server answers without the model (one being pulled, or loaded)."""
+        waiting_for_a_model = (*_NO_MODEL_WORDS, "model missing", LOADING)
         return state == "down" or (state == "warn" and self._win.status.reach.text() in waiting_for_a_model)
 
     def _say_no_models(self, state: str) -> None:
