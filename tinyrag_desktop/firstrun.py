@@ -26,6 +26,7 @@ import httpx
 from .engine.llm import is_chat_model
 from .http_clients import async_client
 from .resources import resource_path
+from .server_said import model_names
 from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
 __all__ = [
@@ -105,25 +106,12 @@ def _port(base_url: str) -> str:
 
 
 def chat_models(payload: Any) -> tuple[list[str], list[str]]:
-    """(chat models, other models) from a ``/v1/models`` answer; never raises on odd JSON.
+    """(chat models, other models) from a ``/v1/models`` answer (read as the chat's client reads it, see
+    server_said.model_names); never raises on odd JSON."""
+    return _chat_first(model_names(payload) or [])
 
-    OpenAI-style servers send ``{"data": [{"id": …}]}``; llama.cpp adds ``"models": [{"name"|"model": …}]``.
-    """
-    entries: list[Any] = []
-    if isinstance(payload, Mapping):
-        for key in ("data", "models"):
-            value = payload.get(key)
-            if isinstance(value, list):
-                entries += value
-    names: list[str] = []
-    for entry in entries:
-        name = None
-        if isinstance(entry, Mapping):
-            name = next((entry[k] for k in ("id", "name", "model") if isinstance(entry.get(k), str)), None)
-        elif isinstance(entry, str):
-            name = entry
-        if name and name.strip() and name not in names:
-            names.append(name)
+
+def _chat_first(names: list[str]) -> tuple[list[str], list[str]]:
     chat = [n for n in names if is_chat_model(n)]
     return chat, [n for n in names if n not in chat]
 
@@ -146,9 +134,12 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
         return Attempt(name, base, False, f"answered HTTP {response.status_code}, not a model list")
     try:
         payload = response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        payload = None
+    names = model_names(payload)
+    if names is None:  # another server's JSON: it was said to run "with no model loaded"
         return Attempt(name, base, False, "answered, but not with a model list")
-    chat, other = chat_models(payload)
+    chat, other = _chat_first(names)
     if chat:
         return Attempt(name, base, True, f"lists {len(chat)} chat model(s)", tuple(chat))
     if other:

@@ -15,7 +15,8 @@ from tinyrag_desktop.settings import defaults
 
 _OLLAMA_404 = b'{"error":"model \\"nomic-embed-text\\" not found, try pulling it first"}'
 _OPENAI_401 = b'{"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error"}}'
-_PAGE_500 = b"<!DOCTYPE html><html><head><title>500</title></head><body><h1>Oops</h1>" + b"x" * 900 + b"</body></html>"
+_PAGE_500 = (b"<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Oops</h1>"
+             + b"x" * 900 + b"</body></html>")
 
 
 def _answering(status: int, content_type: str, body: bytes) -> type[BaseHTTPRequestHandler]:
@@ -40,12 +41,19 @@ def _answering(status: int, content_type: str, body: bytes) -> type[BaseHTTPRequ
      "404): model \"nomic-embed-text\" not found, try pulling it first"),
     (401, "application/json", _OPENAI_401,
      "the embedding server refused the API key (error 401): Incorrect API key provided."),
-    (500, "text/html; charset=utf-8", _PAGE_500, "the embedding server failed (error 500)"),
+    (500, "text/html; charset=utf-8", _PAGE_500, "the embedding server failed (error 500): 500 Internal Server Error"),
     (502, "text/plain", b"\n  upstream connect error  \nreset reason: overflow\n",
      "the embedding server failed (error 502): upstream connect error"),
-    (422, "application/json", b'{"detail": [{"loc": ["body"], "msg": "field required"}]}',
-     "the embedding server refused the request (error 422)"),
-], ids=["ollama-no-model", "openai-key", "html-page", "plain-text", "json-without-message"])
+    # FastAPI's list of problems, koboldcpp's busy server, an error that is a flag beside its message: said as
+    # nothing (the chat's client read them; this one did not)
+    (422, "application/json", b'{"detail": [{"loc": ["body", "input"], "msg": "Field required"}]}',
+     "the embedding server refused the request (error 422): input: Field required"),
+    (503, "application/json",
+     b'{"detail": {"msg": "Server is busy; please try again later.", "type": "service_unavailable"}}',
+     "the embedding server failed (error 503): Server is busy; please try again later."),
+    (500, "application/json", b'{"error": true, "message": "Model failed to load"}',
+     "the embedding server failed (error 500): Model failed to load"),
+], ids=["ollama-no-model", "openai-key", "html-page", "plain-text", "fastapi-422", "koboldcpp-busy", "error-flag"])
 def test_an_import_says_what_the_embedding_server_answered(tmp_path, data_dir, status, content_type, body, said):
     note = tmp_path / "note.md"
     note.write_text("# Herons\n\nHerons stand still in shallow water.\n", encoding="utf-8")

@@ -38,6 +38,11 @@ class Request:
         self.next_id += 1
         return f"call_{self.next_id}"
 
+    def begun(self, *more: str) -> bool:
+        """Whether the answer's words have come: in its earlier rounds' text, or in ``more`` (this round's). A
+        failure in a later round said "none of it came" of an answer whose first round was on screen."""
+        return any(text.strip() for text in (*self.transcript, *more))
+
     def upcoming_id(self) -> str:
         """The id ``new_id`` gives next: the block being written gets it when it is whole."""
         return f"call_{self.next_id + 1}"

@@ -382,7 +382,7 @@ class Engine(ToolCalls):
                 if max_tokens:
                     extra["max_tokens"] = max_tokens
                 async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
-                                                      **extra):
+                                                      begun=req.begun(), **extra):
                     queue.put_nowait(("delta", delta))
                 queue.put_nowait(("end", None))
             except LLMError as exc:
@@ -474,11 +474,10 @@ class Engine(ToolCalls):
             if thought and not "".join(rnd.text[own:]).strip():  # or never began: the reasoning took it all
                 raise ReplyCutShort(advice.only_thought_words(max_tokens, finish_reason))
             raise ReplyCutShort(advice.cut_short_words(max_tokens))
-        begun = bool("".join(rnd.text[own:]).strip())
         if finish_reason == "content_filter":  # it looked finished, or was "an empty answer" from the model
-            raise ReplyFiltered(advice.filtered_words(begun))
+            raise ReplyFiltered(advice.filtered_words(req.begun(*rnd.text[own:])))
         if finish_reason in advice.SERVER_STOPPED:  # vLLM's "abort" (a shutdown, a pause), then [DONE]: the same
-            raise StreamInterrupted(advice.server_stopped_words(finish_reason, begun))
+            raise StreamInterrupted(advice.server_stopped_words(finish_reason, req.begun(*rnd.text[own:])))
 
 def _thought_past_a_call(text: str) -> bool:
     """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the

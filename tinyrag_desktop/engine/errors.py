@@ -7,7 +7,8 @@
         ├── AuthenticationFailed 401/403: the API key is missing or wrong
         ├── RateLimited          429
         ├── ServerFailed         5xx, or another HTTP error, with the server's own message
-        │   └── ContextTooLong   the request is longer than the model's context window
+        │   ├── ContextTooLong   the request is longer than the model's context window
+        │   └── ModelLoading     503 while the server loads its model (llama.cpp's): asked again soon
         ├── FirstTokenTimeout    the model did not start answering in time
         ├── StreamInterrupted    the stream broke off before the answer was finished
         ├── ReplyCutShort        the model reached its longest reply (finish_reason "length")
@@ -80,6 +81,11 @@ class ContextTooLong(ServerFailed):
     def __init__(self, message: str, window: int | None = None) -> None:
         super().__init__(message)
         self.window = window
+
+
+class ModelLoading(ServerFailed):
+    """The server is still loading its model (llama.cpp's 503 "Loading model"): nothing is wrong that waiting
+    does not mend. Told apart by its type, not by its words, which hold the server's own."""
 
 
 class FirstTokenTimeout(LLMError):

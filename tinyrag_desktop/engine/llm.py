@@ -8,7 +8,6 @@ What each message of the stream carries is read in llm_stream.py.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import re
 from datetime import datetime, timezone
@@ -18,10 +17,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from ..entities import unescape
-from ..halves import mended
 from ..http_clients import proxy_note
-from ..tools.readable import strip_invisible
+from ..server_said import model_names, server_message
 from .errors import (
     AuthenticationFailed,
     BadResponse,
@@ -29,6 +26,7 @@ from .errors import (
     FirstTokenTimeout,
     LLMError,
     NO_SUCH_MODEL,
+    ModelLoading,
     ModelNotFound,
     RateLimited,
     ServerFailed,
@@ -36,7 +34,8 @@ from .errors import (
     StreamInterrupted,
 )
 from .context import has_model, is_refusal
-from .llm_stream import Delta, NativeCalls, context_refusal, error_words, message_deltas, paired
+from .llm_stream import Delta, NativeCalls, context_refusal, message_deltas, paired
+from .llm_whole import BLANK, ReplyEnd, whole_deltas
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
 GET_A_MODEL = ("Get one first: with Ollama, `ollama pull llama3.2` in a terminal; with LM Studio, download and "
@@ -70,37 +69,14 @@ async def _read_to_end(chunks: AsyncIterator[str]) -> None:
     """Read what a server sends after [DONE] (nothing, as a rule) until it closes the stream, or for
     DONE_GRACE seconds: a server or proxy that keeps the connection open kept a whole answer waiting, 20 s
     or until the read timeout said it was cut. Read, not dropped: stopped between two pieces, httpx's
-    readers were left half-way and closed later, from another task, with errors on the console."""
+    readers were left half-way and closed later, from another task, with errors on the console. A connection
+    that breaks now breaks after the answer's end: it is not said to have broken off."""
     try:
         async with asyncio.timeout(DONE_GRACE):
             async for _ in chunks:
                 pass
-    except TimeoutError:
+    except (TimeoutError, httpx.HTTPError):
         pass
-
-
-_BLANK = re.compile(r"[\s\ufeff]*")  # and a byte-order mark, which some servers start a reply with
-_STREAM_FIELD = ("data:", ":", "event:", "error:")  # how the lines of an event stream begin
-
-
-def _whole_deltas(text: str) -> list[Delta]:
-    """The deltas of a reply read whole: a JSON reply; JSON chunks one after another, without "data:"; an event
-    stream; or a JSON reply followed by stream lines ("data: [DONE]", which a proxy adds to whatever it sends).
-    Text that is none of these is said to be no JSON (message_deltas raises)."""
-    calls, deltas, at = NativeCalls(), [], _BLANK.match(text).end()
-    while at < len(text):
-        if text.startswith(_STREAM_FIELD, at):
-            decoder = SSEDecoder()
-            messages = decoder.feed(text[at:]) + decoder.finish()
-            deltas += [d for m in messages for d in message_deltas(m.data, m.event, calls)]
-            break
-        try:
-            end = json.JSONDecoder().raw_decode(text, at)[1]
-        except (ValueError, RecursionError):
-            end = len(text)  # read as a whole by message_deltas, which says what is wrong with it
-        deltas += message_deltas(text[at:end], calls=calls)
-        at = _BLANK.match(text, end).end()
-    return [d for d in deltas if d is not None]
 
 
 class LLMClient:
@@ -174,19 +150,17 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise self._broken(exc) from exc
         if resp.status_code != 200:
-            raise self._status_error(resp.status_code, _server_message(resp.text), what="list its models",
+            raise self._status_error(resp.status_code, server_message(resp.text), what="list its models",
                                      location=resp.headers.get("location", ""))
         try:
-            data = resp.json()
-            items = data["data"] if isinstance(data, dict) else data
-            if items is None:  # Ollama with nothing pulled: {"object": "list", "data": null}, an empty list
-                items = []
-            models = [mended(str(item["id"])) for item in items]  # a name holding half a character: shown, stored
-        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
+            models = model_names(resp.json())
+        except (ValueError, RecursionError):  # not JSON; RecursionError: nested past reading
+            models = None
+        if models is None:
             raise BadResponse(
                 f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
                 + URL_HINT
-            ) from exc
+            )
         return models
 
     async def resolve_model(self, model: str) -> str:
@@ -205,10 +179,12 @@ class LLMClient:
     # -- chat -------------------------------------------------------------------------------------
 
     async def stream_chat(
-        self, messages: list[dict[str, str]], *, model: str, temperature: float = 0.7, **extra: Any
+        self, messages: list[dict[str, str]], *, model: str, temperature: float = 0.7, begun: bool = False,
+        **extra: Any
     ) -> AsyncIterator[Delta]:
         """Stream one completion. Raises an LLMError subclass; a stream cut midway raises
-        StreamInterrupted after the deltas that did arrive."""
+        StreamInterrupted after the deltas that did arrive. ``begun``: the answer's words came already, in an
+        earlier round (after a tool's result), so a failure says that they are kept, not that none came."""
         self._check_address()
         body = {"model": model, "messages": messages, "stream": True, "temperature": temperature, **extra}
         url = f"{self.base_url}/chat/completions"
@@ -229,7 +205,7 @@ class LLMClient:
                     text = (await resp.aread()).decode("utf-8", "replace")
                 except httpx.HTTPError:  # the error page itself broke off: the status still says enough
                     text = ""
-                message = _server_message(text)
+                message = server_message(text)
                 wait = _retry_after(resp.headers.get("retry-after", "")) if resp.status_code == 429 else None
                 if wait is not None:
                     asked = f"{wait} s" if wait <= _DAY else "more than a day"
@@ -240,31 +216,42 @@ class LLMClient:
                 raise await self._chat_status_error(resp.status_code, message, model, text)
             ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
             if ctype == "application/json":  # a whole reply instead of a stream: use it as one piece
-                async for delta in paired(self._read_whole(resp)):
+                async for delta in paired(self._read_whole(resp, begun=begun)):
                     yield delta
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
                 raise self._web_page()
-            async for delta in paired(self._read_stream(resp)):
+            async for delta in paired(self._read_stream(resp, begun)):
                 yield delta
         finally:
             await resp.aclose()
 
-    async def _read_whole(self, resp: httpx.Response, start: str = "",
-                          rest: AsyncIterator[str] | None = None) -> AsyncIterator[Delta]:
-        """The deltas of a whole reply (``start``: what was read of it already, ``rest``: the text to come)."""
-        pieces, size = [start], len(start)
+    async def _read_whole(self, resp: httpx.Response, start: str = "", rest: AsyncIterator[str] | None = None,
+                          *, begun: bool = False) -> AsyncIterator[Delta]:
+        """The deltas of a whole reply (``start``: what was read of it already, ``rest``: the text to come),
+        read until the server closes it or it ends ([DONE], a finish_reason: see ReplyEnd), whichever comes
+        first; what follows its end is read as the stream's is (see _read_to_end)."""
+        chunks = rest if rest is not None else resp.aiter_text()
+        reply = ReplyEnd()
         try:
-            async for piece in rest if rest is not None else resp.aiter_text():
-                pieces.append(piece)
-                size += len(piece)
-                if size > MAX_HELD:  # a reply never that long: a body without end is read no further
+            ended = reply.feed(start)
+            while not ended:
+                try:
+                    piece = await chunks.__anext__()
+                except StopAsyncIteration:
+                    break
+                ended = reply.feed(piece)
+                if reply.size > MAX_HELD:  # a reply never that long: a body without end is read no further
                     raise BadResponse(f"The model server's reply went on past {MAX_HELD // (1024 * 1024)} MB, "
                                       "which is no answer.")
+            if ended:
+                await _read_to_end(chunks)
         except httpx.HTTPError as exc:
-            raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
-        text = "".join(pieces)
-        deltas = _whole_deltas(text)
+            raise _broke_off(begun) from exc
+        finally:
+            await chunks.aclose()
+        text = reply.text()
+        deltas = whole_deltas(text, begun)
         if not deltas:
             raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
                               f"{text.strip()[:120]!r}")
@@ -283,9 +270,9 @@ class LLMClient:
             "--first-token-timeout)."
         )
 
-    async def _read_stream(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+    async def _read_stream(self, resp: httpx.Response, begun: bool) -> AsyncIterator[Delta]:
         """The deltas of an event stream (a reply that starts as JSON, however labelled, is read whole, as an
-        application/json one is)."""
+        application/json one is); ``begun``: see stream_chat."""
         decoder = SSEDecoder()
         calls = NativeCalls()
         finished = False
@@ -304,9 +291,9 @@ class LLMClient:
                 except StopAsyncIteration:
                     break
                 written = calls.size()
-                if not started and text.strip():
+                start = "" if started else text[BLANK.match(text).end():]  # a byte-order mark alone is blank too
+                if start:
                     started = True
-                    start = text.lstrip().lstrip("\ufeff")
                     # A web page (a captive portal, a proxy's error page) labelled text/plain, or not at all,
                     # or even as a stream: no event stream starts with "<". It was read as one, found no
                     # events, and said "the server closed the stream before the model finished".
@@ -316,11 +303,11 @@ class LLMClient:
                     # proxy's, often with "data: [DONE]" after it). No event stream starts with "{": its text was
                     # lost, and the answer said to be empty or cut off.
                     if start.startswith("{"):
-                        async for delta in self._read_whole(resp, text, chunks):
+                        async for delta in self._read_whole(resp, text, chunks, begun=begun):
                             yield delta
                         return
                 for msg in decoder.feed(text):
-                    for delta in message_deltas(msg.data, msg.event, calls, begun=got_any):
+                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun or got_any):
                         if delta is None:
                             finished = True
                             break
@@ -339,7 +326,7 @@ class LLMClient:
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
-                for delta in message_deltas(msg.data, msg.event, calls, begun=got_any):
+                for delta in message_deltas(msg.data, msg.event, calls, begun=begun or got_any):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:
@@ -362,17 +349,11 @@ class LLMClient:
                 "The text so far is kept."
             ) from exc
         except httpx.HTTPError as exc:
-            if not got_any:
-                raise StreamInterrupted(f"The connection to the model server broke off before any of the answer "
-                                        f"came. {_NOTHING_CAME}") from exc
-            raise StreamInterrupted(
-                "The connection to the model server broke off in the middle of the answer. "
-                "The text so far is kept."
-            ) from exc
+            raise _broke_off(begun or got_any) from exc
         finally:
             await chunks.aclose()
-        if not finished and not got_any:  # a server that fails once its stream began (text-generation-webui
-            # with no model loaded, a crash): "the text so far is kept" was said of none
+        if not finished and not (begun or got_any):  # a server that fails once its stream began
+            # (text-generation-webui with no model loaded, a crash): "the text so far is kept" was said of none
             raise StreamInterrupted(f"The server closed the stream before any of the answer came. {_NOTHING_CAME}")
         if not finished:
             raise StreamInterrupted(
@@ -428,7 +409,7 @@ class LLMClient:
         if 300 <= status < 400:  # an http → https proxy, a moved server: the request is not sent on
             return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
-            return ServerFailed(f"The model is still loading on the server (503). Try again in a moment.{said}")
+            return ModelLoading(f"The model is still loading on the server (503). Try again in a moment.{said}")
         if status == 503 and "busy" in message.lower():  # koboldcpp still writing an answer; Ollama's queue full
             return RateLimited(f"The model server is busy with another answer (503); wait a moment and try "
                                f"again.{said}")
@@ -454,6 +435,15 @@ class LLMClient:
         return ServerFailed(f"The model server refused the request ({status}).{said}")
 
 
+def _broke_off(begun: bool) -> StreamInterrupted:
+    """The connection broke off while a reply came (``begun``: after the answer's first words, in any round)."""
+    if not begun:
+        return StreamInterrupted(f"The connection to the model server broke off before any of the answer came. "
+                                 f"{_NOTHING_CAME}")
+    return StreamInterrupted("The connection to the model server broke off in the middle of the answer. The text "
+                             "so far is kept.")
+
+
 _DAY = 24 * 60 * 60  # a longer wait than this is said as "more than a day"
 
 
@@ -471,57 +461,6 @@ def _retry_after(value: str) -> int | None:
         when = when.replace(tzinfo=timezone.utc)
     seconds = math.ceil((when - datetime.now(timezone.utc)).total_seconds())
     return seconds if seconds > 0 else None
-
-
-_PAGE_READ = 100_000  # characters of an error page read for its words: its title is near the top
-_TAG = re.compile(r"<[^<>]*>")  # "<" before ">": a page of unclosed tags is read in one pass
-
-
-def _server_message(text: str) -> str:
-    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself; nothing
-    for a body that is mostly not text (compressed or binary bytes were shown as rows of "�")."""
-    text = text.strip()
-    if not _mostly_text(text[:1000]):
-        return ""
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
-        if text[:200].lstrip().lower().startswith(("<!doctype", "<html")) or "<body" in text[:2000].lower():
-            return _page_words(text)
-        return text[:300]
-    if isinstance(obj, dict):
-        err = obj.get("error", obj.get("detail", obj.get("message")))
-        if isinstance(err, list):  # FastAPI's 422, [{"loc": ["body", "messages"], "msg": …}], was said as Python's
-            return "; ".join(map(_problem, err))[:300]
-        if err is not None:  # koboldcpp's busy 503: {"detail": {"msg": "Server is busy; …", "type": …}}
-            return error_words(err)[:300]
-    return text[:300]
-
-
-def _problem(item: Any) -> str:
-    """One problem of a FastAPI validation error in words: "messages: Field required"."""
-    if not isinstance(item, dict) or not item.get("msg"):
-        return str(item)
-    where = ".".join(str(part) for part in item.get("loc") or () if part != "body")
-    return f"{where}: {item['msg']}" if where else str(item["msg"])
-
-
-def _mostly_text(text: str) -> bool:
-    """True unless more than a quarter of ``text`` is bytes that are no UTF-8 (U+FFFD) or zero bytes: compressed
-    or binary bytes. Control codes in a text are shown escaped, as they came."""
-    return (text.count("\ufffd") + text.count("\x00")) * 4 <= len(text)
-
-
-def _page_words(html: str) -> str:
-    """An HTML error page in words: its title, else its text without the markup. Never raises, and takes
-    time in step with the page: markup that never closes a tag, a title or a script cannot make it slow."""
-    page = html[:_PAGE_READ]
-    lower = page.lower()
-    start = lower.find("<title")
-    opened = lower.find(">", start) + 1 if start >= 0 else 0
-    closed = lower.find("</title", opened) if opened else -1
-    title = " ".join(unescape(page[opened:closed]).split()) if closed >= 0 else ""
-    return (title or " ".join(unescape(_TAG.sub(" ", strip_invisible(page))).split()))[:300]
 
 
 def _address_problem(address: str) -> str:

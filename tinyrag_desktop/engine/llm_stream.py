@@ -9,6 +9,7 @@ from typing import Any, AsyncIterator
 
 from ..halves import mended
 from ..protocol.parser import DEFAULT_MAX_BLOCK_CHARS
+from ..server_said import error_of, error_words
 from .context import is_refusal, refused_window
 from .errors import BadResponse, ContextTooLong, ServerFailed
 
@@ -71,13 +72,15 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         if event == "error":
             raise _stream_error(data[:300], begun) from exc
         raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
-    if not isinstance(obj, dict):
+    if not isinstance(obj, dict):  # an error event's words as a JSON text ("out of memory") were dropped
+        if event == "error":
+            raise _stream_error(error_words(obj), begun)
         return []
     # {"error": …}; an error event's object (llama.cpp's ``error:`` line is one); or vLLM's error object,
     # {"object": "error", "message": …}, which some of its versions send in the stream
     err = obj.get("error") or (obj.get("object") == "error" and obj.get("message"))
-    if err or event == "error":  # some proxies send "error": null in every chunk
-        message = error_words(err or obj)
+    if err or event == "error":  # some proxies send "error": null (or false) in every chunk
+        message = error_words(error_of(obj))
         if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
             raise context_refusal(message, data, answering=begun)
         raise _stream_error(message, begun)
@@ -107,14 +110,6 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         if content or reasoning or finish:
             out.append(Delta(content, reasoning, str(finish) if finish else None))
     return out
-
-
-def error_words(err: Any) -> str:
-    """An error's words: a text, or an error object's "message" ("msg": koboldcpp's; "detail"), else its type
-    ("server_error"); "" for one without any. A server's object was shown as Python's dict, or as "{}"."""
-    while isinstance(err, dict):  # a loop: objects nested thousands deep must not reach Python's recursion limit
-        err = next((err[key] for key in ("message", "msg", "detail", "type") if err.get(key)), "")
-    return str(err).strip() if err not in (None, True) else ""
 
 
 def _text_of(value: Any) -> str:
@@ -258,10 +253,10 @@ def _stream_error(message: str, begun: bool) -> ServerFailed:
     message = message.strip()
     hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
     said = f": {message}" if message else " without saying what it was"  # it was ": ." or ": {}"
-    kept = ""
-    if begun or not message:
-        kept = ("" if said.endswith((".", "!", "?")) else ".") + (" The text so far is kept." if begun else "")
-    return ServerFailed(f"The model server reported an error during the answer{said}{kept}{hint}")
+    kept = " The text so far is kept." if begun else ""
+    # A full stop before what follows (it ran into "Check that…"), and after words of our own
+    stop = "." if (kept or hint or not message) and not said.endswith((".", "!", "?")) else ""
+    return ServerFailed(f"The model server reported an error during the answer{said}{stop}{kept}{hint}")
 
 
 def context_refusal(message: str, body: str = "", *, answering: bool = False) -> ContextTooLong:

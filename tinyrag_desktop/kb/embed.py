@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..http_clients import async_client, sync_client
+from ..server_said import server_message
 from .errors import Cancelled, FetchError, Unreachable
 from .waiting import cancellable
 
@@ -56,21 +57,11 @@ def _unreachable(exc: httpx.HTTPError, url: str) -> Unreachable:
 
 
 def _server_said(response: httpx.Response) -> str:
-    """What a failed answer says, in its own words: the message of its JSON error (OpenAI's
-    ``{"error": {"message": …}}``, Ollama's ``{"error": "…"}``, FastAPI's ``{"detail": …}``), else the
-    first line of a plain-text answer; "" for a web page or nothing readable."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict):
-        error = body.get("error", body.get("detail", body.get("message")))
-        said = error.get("message") if isinstance(error, dict) else error
-        return " ".join(said.split())[:_MOST_SAID] if isinstance(said, str) else ""
-    if "html" in response.headers.get("content-type", "") or body is not None:
-        return ""
-    first = next((line.strip() for line in response.text.splitlines() if line.strip()), "")
-    return first[:_MOST_SAID]
+    """What a failed answer says, in its own words (see server_said.server_message: the JSON error's, an error
+    page's title), on one line: the first of a plain-text answer."""
+    said = server_message(response.text)
+    first = next((line for line in said.splitlines() if line.strip()), "")
+    return " ".join(first.split())[:_MOST_SAID]
 
 
 _MOST_SAID = 200  # characters of the server's own words kept in the message

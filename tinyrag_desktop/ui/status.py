@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton, QWidget
 
-from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
+from ..engine.errors import AuthenticationFailed, BadResponse, ModelLoading, RateLimited, ServerFailed
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
@@ -62,7 +62,7 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     was running. The tooltip has the whole reason."""
     if isinstance(exc, ServerFailed) and "(404)" in str(exc):  # nothing at that path: the Server URL is wrong
         return "warn", "wrong address"
-    if isinstance(exc, ServerFailed) and "still loading" in str(exc):  # llama.cpp's 503: asked again (welcome.py)
+    if isinstance(exc, ModelLoading):  # llama.cpp's 503: asked again (welcome.py)
         return "warn", LOADING
     for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
                          (BadResponse, "not a model server"), (ServerFailed, "server error")):
