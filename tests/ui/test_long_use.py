@@ -99,3 +99,18 @@ def test_closing_the_window_leaves_no_wal_or_shm_beside_the_knowledge_base(make_
     qloop.run(wait_until(lambda: panel._watch is not None))
     qloop.run(win.aclose())
     assert not (data / "knowledge.db-wal").exists() and not (data / "knowledge.db-shm").exists()
+
+
+def test_opening_chats_again_and_again_leaves_no_reference_behind(qloop):
+    # each chat opened buried the one before on a timer given the view's own method: PySide kept a weak
+    # reference to the view per timer, for as long as the window lived
+    from tinyrag_desktop.ui.chat_view import ChatView
+
+    view = ChatView()
+    before = _weak_refs_to(view)
+    for n in range(20):
+        view.add_question(f"Question {n}")
+        view.clear()
+        qloop.run(wait_until(lambda: not view._graveyard))
+    assert _weak_refs_to(view) <= before
+    view.deleteLater()

@@ -417,14 +417,16 @@ class ChatView(QScrollArea):
         burying = bool(self._graveyard)
         self._graveyard.extend(widgets)
         if self._graveyard and not burying:
-            QTimer.singleShot(1, self, self._bury_some)
+            # a lambda: PySide keeps a weak reference to the view for each timer given its own method, for as
+            # long as the view lives (one more at every chat opened)
+            QTimer.singleShot(1, self, lambda: self._bury_some())
 
     def _bury_some(self) -> None:
         batch, self._graveyard = self._graveyard[:BURY_SLICE], self._graveyard[BURY_SLICE:]
         for widget in batch:
             widget.deleteLater()
         if self._graveyard:
-            QTimer.singleShot(1, self, self._bury_some)
+            QTimer.singleShot(1, self, lambda: self._bury_some())
 
     def answers(self) -> list[AnswerWidget]:
         return [w for w in self._widgets() if isinstance(w, AnswerWidget)]
