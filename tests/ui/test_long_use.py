@@ -84,6 +84,40 @@ def test_a_live_chat_keeps_a_bounded_number_of_messages_built_and_shows_the_rest
     assert [a.content() for a in win.view.answers()][-1] == "Again."
 
 
+def test_a_live_chat_of_long_answers_keeps_a_bounded_number_of_characters_built(make_window, server, qloop,
+                                                                               monkeypatch):
+    # 79 answers of 30,000 characters and 20 cards each held 523 MB: fewer messages than LIVE_MOST
+    from tinyrag_desktop.ui import chat_trim
+
+    monkeypatch.setattr(chat_trim, "LIVE_MOST_CHARS", 2_000)
+    monkeypatch.setattr(chat_trim, "LIVE_KEEP_CHARS", 1_000)
+    win = make_window(server.base_url)
+    answers = [f"Answer {n}: " + "long words " * 45 for n in range(8)]  # about 500 characters each
+    for n, answer in enumerate(answers):
+        server.queue(Stream(tokens(answer, 40)))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+        assert sum(len(a.content()) for a in win.view.answers()) <= 2_000
+    built = [a.content() for a in win.view.answers()]
+    assert built == answers[-len(built):] and len(built) == 2  # the latest, down to 1,000 characters
+    while win.show_earlier():
+        qloop.run(wait_until(lambda: not win.loading))
+    assert [a.content() for a in win.view.answers()] == answers
+
+
+def test_one_answer_longer_than_the_limit_stays_built_whole(make_window, server, qloop, monkeypatch):
+    from tinyrag_desktop.ui import chat_trim
+
+    monkeypatch.setattr(chat_trim, "LIVE_MOST_CHARS", 300)
+    monkeypatch.setattr(chat_trim, "LIVE_KEEP_CHARS", 100)
+    win = make_window(server.base_url)
+    answers = ["Short.", "Long " * 100]
+    for n, answer in enumerate(answers):
+        server.queue(Stream(tokens(answer, 40)))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+    assert [a.content() for a in win.view.answers()] == [answers[1]]
+    assert [b.text_view.toPlainText() for b in win.view.questions()] == ["Question 1"]
+
+
 def test_closing_the_window_leaves_no_wal_or_shm_beside_the_knowledge_base(make_window, server, qloop, tmp_path):
     # the panel's read-only connection, which watches for changes, closed last and left both behind
     from tinyrag_desktop.kb import Importer, open_store
