@@ -477,21 +477,45 @@ def _round_end(raw: str) -> int:
 
 _GO_WORDS = ("break|case|chan|const|continue|default|defer|else|fallthrough|for|func|go|goto|if|import|"
              "interface|map|package|range|return|select|struct|switch|type|var")
-# A sentence's start at a line's start: a word (none of Go's keywords), then two more with a space before each
-# ("Oops, I forgot the closing tag"). No line of Go starts so: two names in a row follow a keyword ("var x int").
-_SENTENCE_RE = re.compile(rf"\n\n\n*(?!(?:{_GO_WORDS})\b)[^\W\d_][\w'’]*[,:;]? [^\W\d_][\w'’]* [^\W\d_]")
+# A sentence's start at a line's start after a blank line: a word (none of Go's keywords), then two more with a
+# space before each ("Oops, I forgot the closing tag"). No line of Go starts so: two names in a row follow a
+# keyword ("var x int"), and a label before a statement ("outer: for i := …") has a keyword after its colon.
+# Matched from the sentence's first letter, looked for behind it: matched from the blank line, the pattern was
+# tried again at each of a run of newlines, each time reading to the run's end (20,000 newlines took seconds).
+_SENTENCE_RE = re.compile(rf"(?<=\n\n)(?!(?:{_GO_WORDS})\b)[^\W\d_][\w'’]*(?:[,;]|:(?! (?:{_GO_WORDS})\b))? "
+                          r"[^\W\d_][\w'’]* [^\W\d_]")
+# What may hold a backtick or "/*" that opens nothing in Go code: a line comment, a string, a rune literal (each
+# ends at its line's end at the latest); and what opens a raw string or a block comment.
+_GO_TOKEN_RE = re.compile(r"""//[^\n]*|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|/\*|`""")
+_GO_CLOSE = {"`": "`", "/*": "*/"}
 
 
 def _before_sentence(raw: str, start: int, end: int) -> int:
     """Where in a <source> (``raw[start:end]``) the first blank line before a sentence is, the round that
     wrote the program having ended there; ``len(raw)`` when there is none. A sentence in a raw string or a
     block comment is the program's own."""
-    ticks, opened, closed, at = 0, -1, -1, start  # read on from ``at``: a long program is read once
+    opened, at = "", start  # read on from ``at``: a long program is read once
     for found in _SENTENCE_RE.finditer(raw, start, end):
-        blank = found.start()
-        ticks += raw.count("`", at, blank)
-        opened, closed = max(opened, raw.rfind("/*", at, blank)), max(closed, raw.rfind("*/", at, blank))
-        if ticks % 2 == 0 and opened <= closed:
+        blank = found.start() - 2
+        while blank > start and raw[blank - 1] == "\n":  # back to the blank line's start
+            blank -= 1
+        opened, at = _go_read(raw, at, blank, opened), blank
+        if not opened:
             return blank
-        at = blank
     return len(raw)
+
+
+def _go_read(raw: str, at: int, end: int, opened: str) -> str:
+    """Of a raw string or block comment, the one still open at ``end`` (its opening "`" or "/*"), reading Go
+    code from ``at`` where ``opened`` was open; "" when none is."""
+    while at < end:
+        if opened:
+            close = raw.find(_GO_CLOSE[opened], at, end)
+            if close < 0:
+                return opened
+            opened, at = "", close + len(_GO_CLOSE[opened])
+        elif (token := _GO_TOKEN_RE.search(raw, at, end)) is None:
+            return ""
+        else:
+            opened, at = token.group() if token.group() in _GO_CLOSE else "", token.end()
+    return opened

@@ -31,3 +31,20 @@ def test_rings_of_a_window_collected_as_a_cycle_let_its_destruction_pass(qtbot):
     window.rings[2].set_shown(True)
     del window, edit
     gc.collect()  # pytest-qt fails the test on an exception raised in a Qt virtual such as eventFilter
+
+
+def test_a_ring_around_held_in_a_cycle_lets_its_window_be_destroyed(qtbot):
+    """An answer holds its RingAround and the ring its answer (as segment links do): collected as a cycle, the
+    ring's attributes go before the answer's Hide reaches its filter."""
+    window = _Window()
+    edit = QTextEdit()
+    QVBoxLayout(window).addWidget(edit)
+    window.ring = RingAround(edit)
+    window.ring.owner = window
+    window.edit = edit
+    window.show()
+    qtbot.waitExposed(window)
+    window.ring.set_shown(True)
+    assert window.ring.isVisible()
+    del window, edit
+    gc.collect()

@@ -120,7 +120,6 @@ def test_at_20_pt_the_chat_and_the_knowledge_panel_fit_a_1024_px_window(text_20p
     assert chat.width() >= win.fontMetrics().averageCharWidth() * 40  # the chat, not the list, has the room
     hint = win.view.findChild(QLabel, "emptyHint")
     assert hint.isVisible() and hint.height() >= hint.heightForWidth(hint.width())  # all its lines in sight
-    win.grab().save("/tmp/scale45/panel-20pt.png")
 
 
 class _Counter(QObject):

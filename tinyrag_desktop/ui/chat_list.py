@@ -119,11 +119,17 @@ ANSWERING = "\nStill answering"  # the tooltip's last line while the chat's answ
 TIP_ROLE = Qt.ItemDataRole.UserRole + 1  # a chat row's (title, last used, persona, search snippet), for its tooltip
 
 
+def is_search_hit(item: QListWidgetItem) -> bool:
+    """A row a chat search found: it shows its title over the words found, so it is not editable in place (F2
+    and Rename ask for its title in a dialog instead)."""
+    return not item.flags() & Qt.ItemFlag.ItemIsEditable
+
+
 def chat_tip(item: QListWidgetItem) -> str:
     """A chat row's tooltip: its title, when it was last used ("5 min ago", as of now), its persona and the
     words a search found. Made again each time it shows: one made with the row said "just now" all day."""
     title, updated, persona, snippet = item.data(TIP_ROLE)
-    if item.flags() & Qt.ItemFlag.ItemIsEditable:
+    if not is_search_hit(item):
         title = item.text()  # renamed in place
     tip = f"{title}\n{_when(updated)}"
     if persona:

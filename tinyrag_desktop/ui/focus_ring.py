@@ -72,6 +72,8 @@ class RingAround(QWidget):
     """The focus ring ``room`` px outside ``widget``, drawn over the page it scrolls in (the conversation), so it
     crosses none of its letters; lets the mouse through. Shown and hidden by :meth:`set_shown`."""
 
+    _widget: QWidget | None = None  # None once the ring's attributes are cleared (see FocusRing._watched)
+
     def __init__(self, widget: QWidget, room: int = 4, radius: float = 6.0) -> None:
         super().__init__(_page_of(widget))
         self._widget, self._room, self._radius = widget, room, radius
@@ -97,6 +99,8 @@ class RingAround(QWidget):
         self.setGeometry(QRect(w.mapTo(self.parentWidget(), QPoint(0, 0)), w.size()).adjusted(-r, -r, r, r))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if self._widget is None:  # being destroyed, attributes gone (see FocusRing._watched)
+            return False
         kind = event.type()
         if kind == QEvent.Type.Hide and watched is self._widget:
             self.hide()

@@ -88,6 +88,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         self._searches = 0
         self._query = ""  # the text of the newest search
         self._stale = False  # whether sources changed since it ran
+        self._again = False  # whether it searches again for a change made elsewhere (run_search)
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet

@@ -15,7 +15,7 @@ from typing import Callable
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
 from ..kb.embed import query_vector
@@ -75,17 +75,20 @@ class SearchTabMixin:
         scol.addWidget(self.search_note)
         return search_tab
 
-    def run_search(self, text: str | None = None) -> int:
+    def run_search(self, text: str | None = None, *, again: bool = False) -> int:
         """Start searching for ``text`` (default: the query box's words); ``searchFinished`` tells when the
         results are shown. Returns this search's number (a newer search makes an older one's results be
-        dropped)."""
+        dropped). ``again``: the results searched again for a change made elsewhere, which stay listed until
+        the new ones replace them where the list was scrolled to."""
         self._searches += 1
         self._stale = False
+        self._again = again
         # what the results are for, though the box be edited meanwhile
         self._query = self.query_edit.text() if text is None else text
         self.search_note.hide()
-        self.results.clear()
-        self.results.addItem("Searching…")
+        if not again:
+            self.results.clear()
+            self.results.addItem("Searching…")
         settings = self.settings_provider()
         try:
             self._searcher.submit(self._search_work, self._searches, self._query, settings)
@@ -110,6 +113,7 @@ class SearchTabMixin:
     def _on_searched(self, number: int, hits: list[Hit] | str, note: str) -> None:
         if number != self._searches:
             return  # a newer search is on its way
+        scrolled = self.results.verticalScrollBar().value()
         self.results.clear()
         if isinstance(hits, str):
             self.results.addItem(hits)
@@ -135,10 +139,13 @@ class SearchTabMixin:
         # No current row until the first Down: made current as the list took the focus, [1] was passed by
         # unsaid, and the first Down read [2].
         self.results.setCurrentIndex(QModelIndex())
+        if self._again:  # the reader's place kept
+            self.results.doItemsLayout()  # the scroll bar's range, for the new results
+            self.results.verticalScrollBar().setValue(scrolled)
         # How many, said: Orca read "Matching passages, list with 2 items" (notes counted) and no more.
         count = _passages(len(hits)) + " found" if hits else self.results.item(0).text() if self.results.count() else ""
         self.results.setAccessibleDescription(count)
-        if count:
+        if count and (not self._again or self._focus_within()):  # not over the message box's words
             announce(self.results, count)
         self.searchFinished.emit(len(hits))
 
@@ -157,12 +164,24 @@ class SearchTabMixin:
         if index == 1 and self._stale and self._query.strip():
             self.run_search(self._query)
 
-    def _search_again_in_sight(self) -> None:
-        """Another program changed the knowledge base while the Search tab is shown: its results are searched
-        again, as when the tab is shown again (they listed passages of sources `kb remove` had removed, which
-        opened as if still there). Not while the keyboard is in the results: the passage being read stays."""
-        if self.tabs.currentIndex() == 1 and not self.results.hasFocus():
-            self._on_tab(1)
+    def _search_again_in_sight(self, before: set[str]) -> None:
+        """Another program changed the knowledge base while the Search tab is shown (``before``: where the
+        sources listed until then are): its results are searched again if a source went or one they list is
+        gone (they listed passages of sources `kb remove` had removed, which opened as if still there). Not for
+        sources added: while `kb add` ran, each read of the list (every 10 s) emptied the results, asked the
+        server for the question's vector again and said how many were found. Not while the keyboard is in the
+        results: the passage being read stays."""
+        if self.tabs.currentIndex() != 1 or self.results.hasFocus() or not self._query.strip():
+            return
+        listed = self.sources_model.locations()
+        shown = {self.results.item(row).data(Qt.ItemDataRole.UserRole) for row in range(self.results.count())}
+        if before - listed or shown - {None} - listed:
+            self.run_search(self._query, again=True)
+
+    def _focus_within(self) -> bool:
+        """Whether the keyboard is in the panel: a count said while it is in the message box cuts its words."""
+        focus = QApplication.focusWidget()
+        return focus is not None and (focus is self or self.isAncestorOf(focus))
 
     def _nothing_found(self, text: str) -> str:
         """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a

@@ -148,6 +148,10 @@ class SourcesModel(QAbstractTableModel):
     def source(self, row: int) -> SourceInfo:
         return self._rows[row]
 
+    def locations(self) -> set[str]:
+        """Where the listed sources are (a file's path, a page's address)."""
+        return {source.location for source in self._rows}
+
     def widest_text(self, column: int) -> str:
         """The longest text of a column sized to its contents (Type, Passages, Imported, Vectors), among all rows."""
         if column not in self._widest:

@@ -85,8 +85,9 @@ class WatchingMixin:
         if not self._listed or self._busy or self._database_version() == self._read_version:
             return False
         self._stale = True  # the Search tab's results too
+        before = self.sources_model.locations()
         self.refresh()
-        self._search_again_in_sight()
+        self._search_again_in_sight(before)
         self.sourcesChanged.emit()
         return True
 
@@ -135,8 +136,9 @@ class WatchingMixin:
             self.status_label.setText(NOT_LISTED)
             return
         self._stale = True
+        before = self.sources_model.locations()
         self._show_list(version, model, listed)  # type: ignore[arg-type]
-        self._search_again_in_sight()
+        self._search_again_in_sight(before)
         self.sourcesChanged.emit()
 
     def event(self, event: QEvent) -> bool:

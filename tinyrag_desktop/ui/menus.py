@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..logsetup import LOG_FILE
+from .chat_list import is_search_hit
 from .focus_ring import FocusRing
 from .key_text import key_text
 from .screen_fit import fitted
@@ -120,7 +121,7 @@ def _rename_shown(win: "MainWindow") -> None:
     title is given or left: in a narrow window the list stayed open over half of it. A chat found by a search
     is renamed in a dialog: the list is not shown for it."""
     item = win.sidebar.list.currentItem()
-    if item is not None and not item.flags() & Qt.ItemFlag.ItemIsEditable:
+    if item is not None and is_search_hit(item):
         win.sidebar.rename_current()
         return
     hidden = not win.menus.show_sidebar.isChecked()

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
                                QListView, QListWidgetItem, QMenu, QPushButton, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
-from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, last_used_order,
-                        snippet_repeats_title)
+from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, is_search_hit,
+                        last_used_order, snippet_repeats_title)
 from .access import caret_placed
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
@@ -460,7 +460,7 @@ class ChatsSidebar(QFrame):
         item = self.list.currentItem()
         if item is None:
             return
-        if not item.flags() & Qt.ItemFlag.ItemIsEditable:  # a search hit: Qt said "editing failed", did nothing
+        if is_search_hit(item):  # Qt said "editing failed" and did nothing
             self._rename_in_dialog(item)
             return
         focus = QApplication.focusWidget()
