@@ -206,3 +206,13 @@ def held_answer(win, server, question: str = "Tell me a story"):
     win.composer.setPlainText(question)
     assert win.send()
     return gate, finished
+
+
+def keep_picture(widget, name: str) -> None:
+    """Grab ``widget`` as a person would see it, and keep the picture under the folder TEST_PICTURES names
+    (unset, as in CI: nothing is written). The grab itself stays, so a test draws the same with or without it."""
+    picture = widget.grab()
+    folder = os.environ.get("TEST_PICTURES")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        picture.save(os.path.join(folder, name))

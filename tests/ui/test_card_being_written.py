@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_then_stop, tokens, wait_signal, wait_until
+from tests.ui.conftest import ask_then_stop, keep_picture, tokens, wait_signal, wait_until
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-SHOTS = "/tmp/cards44"
 PROGRAM = "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + "".join(
     f"\tfmt.Println(\"step {i}:\", {i} * {i})\n" for i in range(30)) + "}\n"
 CALL = f'<tool name="nanogo"><source>{PROGRAM}</source></tool>'
@@ -22,8 +19,7 @@ def writing_card(answer) -> ToolCard | None:
 
 
 def shoot(widget, name: str) -> None:
-    os.makedirs(SHOTS, exist_ok=True)
-    widget.grab().save(f"{SHOTS}/{name}.png")
+    keep_picture(widget, f"{name}.png")
 
 
 def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(make_window, server, qloop):

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_and_wait, tokens, wait_until
+from tests.ui.conftest import ask_and_wait, keep_picture, tokens, wait_until
 from tinyrag_desktop.engine.events import ToolFinished, ToolStarted
 from tinyrag_desktop.tools.rag import EMPTY_MESSAGE, format_hits
 from tinyrag_desktop.ui.answer import AnswerWidget
 
-SHOTS = "/tmp/cards44"
 EMPTY_WORDS = "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
 
 
@@ -27,9 +24,8 @@ def test_an_empty_knowledge_base_is_said_in_plain_words_with_no_tick(make_window
     assert (card.status, card.badge, card.meta) == ("done", "nothing", "nothing found")
     assert card.note == EMPTY_WORDS and card.accessibleName() == "Tool: Knowledge base, nothing found"
     assert card.details_text().endswith(f"Result:\n{EMPTY_WORDS}")
-    os.makedirs(SHOTS, exist_ok=True)
     qloop.run(wait_until(lambda: card.isVisible() and card.height() > 40))
-    win.grab().save(f"{SHOTS}/empty_kb_card.png")
+    keep_picture(win, "empty_kb_card.png")
     closed = card.height()
     card.set_expanded(True)
     qloop.run(wait_until(lambda: card.height() > closed))
@@ -37,7 +33,7 @@ def test_an_empty_knowledge_base_is_said_in_plain_words_with_no_tick(make_window
     assert EMPTY_WORDS in shown and "`" not in shown and "python -m" not in shown
     copied = answer.copy_markdown()
     assert "> ○ **Knowledge base** `return policy` (nothing found)" in copied and "python -m" not in copied
-    win.grab().save(f"{SHOTS}/empty_kb_card_open.png")
+    keep_picture(win, "empty_kb_card_open.png")
 
 
 def test_a_search_that_matched_nothing_has_the_same_badge(qtbot):

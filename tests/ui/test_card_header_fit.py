@@ -3,15 +3,12 @@ spaces wide, as in the answer's code blocks."""
 
 from __future__ import annotations
 
-import os
-
 from PySide6.QtGui import QFontMetricsF, QPainter, QTextCursor
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_and_wait, tokens, wait_until
+from tests.ui.conftest import ask_and_wait, keep_picture, tokens, wait_until
 from tinyrag_desktop.ui import toolcard_header
 
-SHOTS = "/tmp/cards44"
 PROGRAM = 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("tabbed")\n}\n'
 
 
@@ -42,8 +39,7 @@ def test_a_narrow_card_keeps_its_title_and_cuts_its_query(make_window, server, q
     assert "Knowledge base" in drawn and card.meta in drawn
     [query] = [text for text in drawn if text.startswith("nonex")]
     assert query.endswith("…") and len(query) > 3
-    os.makedirs(SHOTS, exist_ok=True)
-    win.grab().save(f"{SHOTS}/narrow_card.png")
+    keep_picture(win, "narrow_card.png")
 
 
 def test_tabs_in_an_open_cards_code_are_four_spaces_wide(make_window, server, qloop):
@@ -66,4 +62,4 @@ def test_tabs_in_an_open_cards_code_are_four_spaces_wide(make_window, server, ql
     cursor.setPosition(block.position() + at + 1)
     space = QFontMetricsF(cursor.charFormat().font()).horizontalAdvance(" ")
     assert abs(width - 4 * space) < 1  # the tab is at the line's start: one stop wide
-    win.grab().save(f"{SHOTS}/card_tabs.png")
+    keep_picture(win, "card_tabs.png")

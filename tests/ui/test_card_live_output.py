@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_then_stop, tokens, wait_until
+from tests.ui.conftest import ask_then_stop, keep_picture, tokens, wait_until
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-SHOTS = "/tmp/cards44"
 # twenty lines, then it runs on until it is stopped
 PROGRAM = ('package main\n\nimport "fmt"\n\nfunc main() {\n\tfor i := 0; i < 20; i++ {\n'
            '\t\tfmt.Println("tick", i)\n\t}\n\tfor {\n\t}\n}\n')
@@ -27,8 +24,7 @@ def test_a_running_programs_card_shows_its_lines_so_far_and_the_last(make_window
             return False
         card = seen["card"] = cards[0]
         seen["running"] = (card.status, card.meta, card.note, card.accessibleDescription(), card.height())
-        os.makedirs(SHOTS, exist_ok=True)
-        win.grab().save(f"{SHOTS}/running_card_output.png")
+        keep_picture(win, "running_card_output.png")
         return True
 
     assert qloop.run(ask_then_stop(win, "run it", printed_all, timeout=30), timeout=40) == "stopped"

@@ -3,17 +3,13 @@ PROGRESS_MS, cut as a finished command's output is), and the conversation stays 
 
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_then_stop, tokens, wait_signal, wait_until
+from tests.ui.conftest import ask_then_stop, keep_picture, tokens, wait_signal, wait_until
 from tinyrag_desktop.engine.events import ToolOutput
 from tinyrag_desktop.ui.toolcard import ToolCard
-
-SHOTS = "/tmp/copy44"
 
 
 def _program(lines: int) -> str:
@@ -44,8 +40,7 @@ def test_an_opened_running_programs_card_shows_its_output_as_it_comes(make_windo
         if "tick 19" not in _shown(card):
             return False
         seen["shown"] = _shown(card)
-        os.makedirs(SHOTS, exist_ok=True)
-        win.grab().save(f"{SHOTS}/opened_running_card.png")
+        keep_picture(win, "opened_running_card.png")
         return True
 
     assert qloop.run(ask_then_stop(win, "run it", opened_and_shown, timeout=30), timeout=40) == "stopped"
@@ -88,7 +83,7 @@ def test_more_output_keeps_the_place_the_user_scrolled_to_in_the_open_card(make_
         await wait_until(lambda: card.meta == "3,060 lines so far")
         seen["after"] = (bar.value(), details.mapTo(view.viewport(), QPoint(0, 0)).y())
         seen["shown"], seen["updates"] = _shown(card), len(updates)
-        win.grab().save(f"{SHOTS}/opened_running_card_scrolled.png")
+        keep_picture(win, "opened_running_card_scrolled.png")
         win.stop()
         return await finished
 

@@ -4,8 +4,6 @@ pages not built yet, and gone to when a chats list search hit is opened."""
 from __future__ import annotations
 
 import asyncio
-import os
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -15,14 +13,11 @@ from PySide6.QtWidgets import QApplication, QWidget
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 
-from .conftest import ask_and_wait, tokens, wait_until
-
-SHOTS = Path(os.environ.get("FIND_SHOTS", "/tmp/find28"))
+from .conftest import ask_and_wait, keep_picture, tokens, wait_until
 
 
 def _shot(win, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    win.grab().save(str(SHOTS / name))
+    keep_picture(win, name)
 
 
 def _marked(win) -> dict[str, list[str]]:

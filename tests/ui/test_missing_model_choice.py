@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import ScriptedLLMServer, Status, free_port
 
-from .conftest import ask_and_wait, wait_until
+from .conftest import ask_and_wait, keep_picture, wait_until
 
 MODELS = ("llama3.2:latest", "qwen2.5:7b", "nomic-embed-text")
 
@@ -28,12 +28,12 @@ def test_the_error_opens_the_model_menu_and_a_pick_is_used_at_retry(make_window,
         button = answer.findChild(QPushButton, "errorChooseModel")
         assert button is not None and button.isVisible()
         assert answer.settings_button.isVisible()  # the long way stays
-        win.grab().save("/tmp/ui44a/missing_model_error.png")
+        keep_picture(win, "missing_model_error.png")
         button.click()
         menu = win.status.model_menu
         qloop.run(wait_until(menu.isVisible))
         assert abs(menu.geometry().top() - button.mapToGlobal(button.rect().bottomLeft()).y()) <= 2
-        menu.grab().save("/tmp/ui44a/missing_model_menu.png")
+        keep_picture(menu, "missing_model_menu.png")
         items = {a.text(): a for a in menu.actions() if a.text()}
         assert "llama3 (not on this server)" in items and items["llama3 (not on this server)"].isChecked()
         assert "llama3.2:latest" in items and "nomic-embed-text" not in items
@@ -85,7 +85,7 @@ def test_the_error_names_the_button_beside_it_and_large_text_puts_the_buttons_be
         try:
             qloop.run(wait_until(lambda: answer.model_button.fontInfo().pointSize() == 18))
             qloop.run(wait_until(box.below))
-            win.grab().save("/tmp/ui44a/missing_model_large.png")
+            keep_picture(win, "missing_model_large.png")
             assert answer.model_button.geometry().top() >= message.geometry().bottom()
             lines = message.height() / message.fontMetrics().lineSpacing()
             assert lines < 4, lines

@@ -3,16 +3,13 @@ cards before its first text and after its last included."""
 
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_and_wait, ask_then_stop, tokens
+from tests.ui.conftest import ask_and_wait, ask_then_stop, keep_picture, tokens
 
-SHOTS = "/tmp/copy44"
 CTRL = Qt.KeyboardModifier.ControlModifier
 LOOP = 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("started")\n\tfor {\n\t}\n}\n'
 
@@ -22,8 +19,7 @@ def _select_all_and_copy(win, answer, where: str) -> str:
     win.activateWindow()
     answer.segments()[0].enter_caret("start")
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, CTRL)
-    os.makedirs(SHOTS, exist_ok=True)
-    win.grab().save(f"{SHOTS}/select_all_{where}.png")
+    keep_picture(win, f"select_all_{where}.png")
     QApplication.clipboard().clear()
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_C, CTRL)
     return QApplication.clipboard().text()

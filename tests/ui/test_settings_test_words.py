@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QLabel
 
 from tinyrag_desktop.sentences import after_colon as continued
 
+from .conftest import keep_picture
+
 
 def _shown(dialog) -> list[str]:
     return [label.text() for label in dialog.findChildren(QLabel) if label.isVisible() and label.text()]
@@ -20,7 +22,7 @@ def test_a_server_url_that_is_no_address_is_said_once_under_server_url(make_wind
     dialog.field("base_url").setText("not a url at all")
     assert dialog.test_connection() is None
     shown = _shown(dialog)
-    dialog.grab().save("/tmp/ui44a/settings_bad_url.png")
+    keep_picture(dialog, "settings_bad_url.png")
     said = [text for text in shown if "not a url at all" in text]
     assert len(said) == 1, shown
     assert dialog.test_result.isHidden()

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Gate, Stream
-from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
+from tests.ui.conftest import ask_and_wait, keep_picture, tokens, wait_signal, wait_until
 
 RICH = "Answer {n}.\n\n```python\ndef f():\n    return {n}\n```\n\n| a | b |\n|---|---|\n| {n} | x |\n"
 
@@ -38,7 +38,7 @@ def test_a_theme_changed_while_the_open_chat_answers_is_taken_once_the_answer_en
     gate.opened.set()
     assert qloop.run(finished) == "done"
     qloop.run(wait_until(lambda: not win.loading))
-    win.grab().save("/tmp/fixtheme43_stream_after.png")
+    keep_picture(win, "fixtheme43_stream_after.png")
     answers = win.view.answers()
     assert len(answers) == 2
     assert all(_light_share(answer) < 0.01 for answer in answers), [_light_share(a) for a in answers]
@@ -83,7 +83,7 @@ def test_a_theme_changed_on_an_idle_chat_keeps_the_place_the_edit_the_find_bar_a
     qloop.run(wait_until(lambda: len(win.find_bar.matches()) == 6))
     assert QApplication.focusWidget() is win.find_bar.box
     assert all(_light_share(answer) < 0.01 for answer in win.view.answers())
-    win.grab().save("/tmp/fixtheme43_idle_after.png")
+    keep_picture(win, "fixtheme43_idle_after.png")
 
 
 def _top_message(win) -> str:

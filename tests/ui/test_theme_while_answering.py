@@ -4,17 +4,15 @@ as it was, its text in the new colours too: the same widget, its cards, its plac
 
 from __future__ import annotations
 
-import os
 import re
 
 from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Gate, Stream
-from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
+from tests.ui.conftest import ask_and_wait, keep_picture, tokens, wait_signal, wait_until
 from tests.ui.test_theme_keeps_place import RICH, _top_message
 from tinyrag_desktop.ui.markdown_render import DARK, LIGHT
 
-SHOTS = "/tmp/theme44"
 CALL = '<tool name="calculate"><query>6 * 7</query></tool>'
 HEAD = "Answer 1.\n\n```python\ndef g():\n    return 1\n```\n\n" + CALL  # all of it before the gate
 REST = "\n\n| a | b |\n|---|---|\n| 1 | x |\n\nmore text"
@@ -27,8 +25,7 @@ def _backgrounds(answer) -> set[str]:
 
 
 def _shoot(win, name: str) -> None:
-    os.makedirs(SHOTS, exist_ok=True)
-    win.grab().save(f"{SHOTS}/{name}.png")
+    keep_picture(win, f"{name}.png")
 
 
 def test_a_theme_changed_while_the_open_chat_answers_recolours_the_finished_answers_at_once(

@@ -15,7 +15,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.waiting import WAITED
 
-from .conftest import tokens, wait_signal, wait_until
+from .conftest import keep_picture, tokens, wait_signal, wait_until
 
 LONG = " ".join(f"word{n}" for n in range(1500))
 
@@ -65,7 +65,7 @@ def test_a_question_in_another_chat_waits_there_and_is_asked_when_the_answer_is_
         assert not win.send_button.isVisible() and win.menus.stop.isEnabled()
         assert win.bridge.is_running() and win._stream_chat == story
         await wait_until(lambda: win.view.questions()[-1].isVisible() and note.isVisible())
-        win.grab().save("/tmp/ui34/waiting.png")
+        keep_picture(win, "waiting.png")
         await wait_until(lambda: outcomes == ["done", "done"], timeout=30)
         return story, bananas
 

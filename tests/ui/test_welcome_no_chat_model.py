@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.sse_server import ScriptedLLMServer, free_port
 from tinyrag_desktop.firstrun import KnownServer, probe_servers
 
-from .conftest import wait_until
+from .conftest import keep_picture, wait_until
 
 
 def _port(server: ScriptedLLMServer) -> int:
@@ -25,7 +25,7 @@ def test_the_page_names_the_server_without_a_chat_model_and_uses_it_once_it_has_
         panel = win.welcome.panel
         panel.retry_button.click()
         qloop.run(wait_until(lambda: not panel.busy and "What was tried" in panel.status.text()))
-        win.grab().save("/tmp/ui44a/welcome_embed_only.png")
+        keep_picture(win, "welcome_embed_only.png")
         intro = panel.intro.text()
         assert "No model server has answered" not in intro
         assert f"Ollama is running at {ollama.base_url}, but has no chat model yet" in intro
