@@ -546,7 +546,7 @@ def _unused(path: Path) -> Path:
     return candidate
 
 
-def try_save_settings(data_dir: Path, settings: Settings) -> str | None:
+def try_save_settings(data_dir: Path, settings: Settings | Mapping[str, Any]) -> str | None:
     """Write ``settings.json`` (see save_settings): None when written, else why not, in words that say what
     to do (the window keeps the edits)."""
     try:
@@ -569,11 +569,12 @@ def _write_problem(data_dir: Path, exc: OSError) -> str:
     return f"Could not save the settings in {where}: {why}"
 
 
-def save_settings(data_dir: Path, settings: Settings) -> Path:
-    """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one."""
+def save_settings(data_dir: Path, settings: Settings | Mapping[str, Any]) -> Path:
+    """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one.
+    ``settings``: Settings, or the JSON object to write as it is (settings_changes: the file's values kept)."""
     data_dir = Path(data_dir)
     make_private_folder(data_dir)
     path = data_dir / SETTINGS_FILE
-    write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-                private=True)
+    content = settings.to_json() if isinstance(settings, Settings) else dict(settings)
+    write_whole(path, json.dumps(content, indent=2, sort_keys=True, ensure_ascii=False) + "\n", private=True)
     return path

@@ -4,37 +4,44 @@ The window reads the settings once, as it opens, and saving used to write all of
 a key edited by hand meanwhile (``wikipedia_api_url``, which only a hand edit sets, or the temperature) was
 silently put back, by a pick in the model menu as much as by the Settings window, and so was a setting of
 this run's command line or environment (``--base-url``, ``TINYRAG_API_KEY``), which is meant for that run
-only. Now only the settings changed in the window are written, over the file as it is at that moment.
+only. Now only the settings changed in the window are written, over the file as it is at that moment, which
+is read and written back under its lock (file_lock.py): another window's save at the same moment is kept too.
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
-from .settings import SETTINGS_FILE, Settings, SettingsError, decoded, from_mapping, try_save_settings
+from .file_lock import locked
+from .settings import SETTINGS_FILE, Settings, decoded, from_mapping, savable, try_save_settings
 
 log = logging.getLogger(__name__)
 
 
-def with_file(data_dir: Path, before: Settings, after: Settings) -> Settings:
+def with_file(data_dir: Path, before: Settings, after: Settings) -> Settings | dict[str, Any]:
     """``after`` as it is to be written: the settings in which it differs from ``before`` (what the window
-    used until now) put over settings.json as it is now. A file that is gone, cannot be read or is damaged
-    (by another program's edit) is no base: ``after`` is written whole then, as before."""
+    used until now) put over settings.json as it is now, each other key as the file has it, a value this
+    version refuses too (a number written as "ten"): it is said again at the next start, not replaced by its
+    default unseen. No file yet: over the defaults, so this run's --base-url or TINYRAG_API_KEY is not
+    written. A file that cannot be read or is damaged (by another program's edit) is no base: ``after`` is
+    written whole then, as before."""
     changed = {key: after[key] for key in after if after[key] != before[key]}
     try:
         raw, _notes = decoded((Path(data_dir) / SETTINGS_FILE).read_bytes())
+    except FileNotFoundError:
+        raw = {}
     except (OSError, ValueError, RecursionError) as exc:
         log.info("settings saved whole: %s could not be read as it is now (%s)", SETTINGS_FILE, exc)
         return after
-    on_disk, _warnings = from_mapping(raw)  # said at the next start, as any hand edit's are
-    try:
-        return on_disk.replace(**changed)
-    except SettingsError:  # (checked already: after holds them)
-        return after
+    on_disk, _warnings = from_mapping(raw)  # what it holds beside the keys: the defaults of those it lacks
+    kept = {key: value for key, value in raw.items() if savable({key: value})}  # (from_mapping said the rest)
+    return {**on_disk.to_json(), **kept, **changed}
 
 
 def save_changes(data_dir: Path, before: Settings, after: Settings) -> str | None:
     """Write the settings changed from ``before`` to ``after`` into settings.json, keeping what else it holds
     now (see with_file): None when written, else why not, in words (try_save_settings)."""
-    return try_save_settings(data_dir, with_file(data_dir, before, after))
+    with locked(Path(data_dir) / SETTINGS_FILE):
+        return try_save_settings(data_dir, with_file(data_dir, before, after))

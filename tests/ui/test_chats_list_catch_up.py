@@ -348,3 +348,25 @@ def test_the_open_chat_given_another_persona_elsewhere_answers_as_that_one(make_
     qloop.run(wait_until(lambda: win.persona.currentText() == "Concise", TICK))
     assert qloop.run(ask_and_wait(win, "And of Italy?")) == "done"
     assert server.requests[-1]["messages"][0]["content"].startswith(win.settings["personas"]["Concise"])
+
+
+def test_a_persona_picked_here_while_a_read_is_on_its_way_is_the_one_the_next_question_is_asked_as(
+        make_window, server, qloop, tmp_path, monkeypatch):
+    # The read began before the pick: its row said "Assistant", which was put back in the header (the pick
+    # stored all the same), and the next question went as Assistant.
+    data = tmp_path / "data"
+    win = _asked(make_window, server, qloop, data, "What is the capital of France?", "Paris.")
+    saved_elsewhere(data, "from ask")
+    read, release = _read_held(monkeypatch)
+    try:
+        win._look_for_chats()  # the timer's tick: read in the worker
+        assert qloop.run(asyncio.to_thread(read.wait, 30))
+        win.persona.setCurrentText("Concise")
+    finally:
+        release.set()
+    qloop.run(wait_until(lambda: not win.chat_search.waiting, TICK))
+    assert win.sidebar.titles() == ["from ask", "What is the capital of France?"]  # the read was shown
+    assert win.persona.currentText() == "Concise"
+    assert win.store.get_chat(win.chat_id).persona == "Concise"
+    assert qloop.run(ask_and_wait(win, "And of Italy?")) == "done"
+    assert server.requests[-1]["messages"][0]["content"].startswith(win.settings["personas"]["Concise"])

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialog
 
 from tests.sse_server import ScriptedLLMServer, Stream, free_port
 from tinyrag_desktop.firstrun import Attempt, Found, ProbeResult
+from tinyrag_desktop.settings import defaults, load_settings, save_settings
 
 from .conftest import ask_and_wait, tokens, wait_until
 
@@ -123,7 +124,7 @@ def test_the_buttons_go_one_above_another_where_a_row_does_not_fit(qtbot):
     qtbot.waitUntil(lambda: panel.retry_button.y() == panel.settings_button.y())
 
 
-def test_try_again_finds_the_server_in_the_settings_and_keeps_it(make_window, qloop):
+def test_try_again_finds_the_server_in_the_settings_and_keeps_it(make_window, qloop, tmp_path):
     # The address entered by hand ("Enter a server address…", or a server on another port or computer)
     # was never tried: started since, it still got "Still no model server", with a list of the usual ports
     # only; and an Ollama that happened to run on its usual port replaced it in the settings.
@@ -134,6 +135,7 @@ def test_try_again_finds_the_server_in_the_settings_and_keeps_it(make_window, ql
     async def probe():
         return ProbeResult(other, (Attempt("Ollama", other.base_url, True, "lists 1 chat model(s)", ("llama3.2",)),))
 
+    save_settings(tmp_path / "data", defaults().replace(base_url=mine, chat_model="other-model"))  # saved by hand
     win = make_window(mine, probe=probe, chat_model="other-model")
     qloop.run(wait_until(win.welcome.visible))
 
@@ -393,3 +395,24 @@ def test_the_panel_lines_up_with_the_message_box_and_try_again_is_the_blue_butto
     background = panel.palette().color(QPalette.ColorRole.Window)
     edge = max(contrast(other.pixelColor(x, other.height() // 2), background) for x in range(3))
     assert edge >= 3, edge  # the outline shows (WCAG's 3:1 for a control's boundary)
+
+
+def test_a_server_found_at_start_is_saved_alone_not_this_runs_key_nor_over_a_hand_edit(make_window, server, qloop,
+                                                                                        tmp_path):
+    # The window's settings were written whole: this run's TINYRAG_API_KEY (or --api-key) went into
+    # settings.json, and a value edited there by hand since the window opened was put back.
+    data = tmp_path / "data"
+    save_settings(data, defaults())
+    found = Found(server.base_url, "scripted", "Test server")
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", data_dir=data, probe=lambda: _result(found),
+                      api_key="sk-from-the-environment", chat_model="")
+    qloop.run(wait_until(win.welcome.visible))
+    on_disk = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+    (data / "settings.json").write_text(json.dumps({**on_disk, "temperature": 0.2}), encoding="utf-8")
+    win.welcome.panel.retry_button.click()
+    qloop.run(wait_until(lambda: not win.welcome.visible()))
+    settings, warnings = load_settings(data)
+    assert not warnings
+    assert (settings["base_url"], settings["chat_model"]) == (server.base_url, "scripted")
+    assert settings["api_key"] == "" and settings["temperature"] == 0.2
+    assert win.settings["api_key"] == "sk-from-the-environment"  # still used in this run

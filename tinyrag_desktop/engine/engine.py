@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-import json
 import logging
 import time
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 
 import httpx
 
-from ..files import write_whole
 from ..protocol import TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
@@ -30,6 +28,8 @@ from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask
                       window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort, ReplyFiltered, StreamInterrupted
 from .events import Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, named
+from .habits import _OPENS_THINKING, _READ_FROM, THINKING_MODELS  # noqa: F401 (tests read them here)
+from .habits import learn as _learn, read_habits as _read_habits
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -47,12 +47,6 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # model that copies our results without their wrapper. OpenAI takes at most 4 stop sequences. A model writing
 # about these tags (in a code block) is stopped too: rare, and far less harm than a made-up result.
 STOP_SEQUENCES = ("<tool_res", '<result id="call_')
-# The models (server address, model name) seen starting their replies inside their reasoning, their chat
-# template having opened its <think> (see protocol/think.py): their next replies start as reasoning. Kept in
-# the data folder's THINKING_MODELS too, so that the next start knows them from its first reply.
-_OPENS_THINKING: set[tuple[str, str]] = set()
-_READ_FROM: set[Path] = set()  # the data folders whose file has been read into _OPENS_THINKING
-THINKING_MODELS = "thinking-models.json"
 # (base URL, model) → the context window a refusal named, and when, for the next requests when the server
 # cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
 _REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
@@ -485,38 +479,6 @@ def _thought_past_a_call(text: str) -> bool:
     events = parse_all(text)
     calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
     return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
-
-
-def _read_habits(data_dir: Path) -> None:
-    """Read the data folder's THINKING_MODELS into _OPENS_THINKING, once."""
-    if data_dir not in _READ_FROM:
-        _READ_FROM.add(data_dir)
-        _OPENS_THINKING.update(_habits_on_disk(data_dir))
-
-
-def _habits_on_disk(data_dir: Path) -> set[tuple[str, str]]:
-    """The models the data folder's THINKING_MODELS lists; a missing or damaged file lists none."""
-    try:
-        listed = json.loads((data_dir / THINKING_MODELS).read_text(encoding="utf-8"))
-        return {(str(url), str(model)) for url, model in listed}
-    except (OSError, ValueError, TypeError, RecursionError) as exc:  # damaged: learnt again from the replies
-        if not isinstance(exc, FileNotFoundError):
-            why = "brackets nested too deeply" if isinstance(exc, RecursionError) else exc
-            log.warning("could not read %s: %s", data_dir / THINKING_MODELS, why)
-    return set()
-
-
-def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
-    """Note whether a model's replies start inside its reasoning, here and in the data folder's file as it is
-    now: what another program (`ask` in a terminal, the window) noted there since stays."""
-    if (habit in _OPENS_THINKING) == opens:
-        return
-    (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
-    path, noted = data_dir / THINKING_MODELS, _habits_on_disk(data_dir)
-    try:
-        write_whole(path, json.dumps(sorted(noted | {habit} if opens else noted - {habit})))
-    except OSError as exc:  # a read-only data folder: known for this run only
-        log.warning("could not write %s: %s", path, exc)
 
 
 class _StopAt:

@@ -22,7 +22,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from ..hidden_passwords import hide_passwords
-from ..settings import defaults, save_settings
+from ..settings import defaults
+from ..settings_changes import save_changes
 from .status import LOADING
 
 if TYPE_CHECKING:
@@ -223,12 +224,12 @@ class WelcomeController:
             # its place in the settings: said where it stays, with the way back, not only in the status bar.
             win.show_notices([f"Your server at {hide_passwords(before)} did not answer, so tinyRAG now uses {found.server_name} "
                               f"at {found.base_url}. To go back, change Server URL in Settings."])
-        try:
-            save_settings(win.data_dir, settings)
-        except OSError as exc:
-            log.warning("could not save the server found: %s", exc)
-            win.show_notices([f"{said} It is used now, but the settings file could not be saved "
-                              f"({exc.strerror or exc}), so the next start looks for a server again."])
+        # Only the server and model go into the file (settings_changes): not this run's --base-url nor
+        # TINYRAG_API_KEY, nor the window's values over what was edited there by hand since it opened.
+        if problem := save_changes(win.data_dir, win.settings, settings):
+            log.warning("could not save the server found: %s", problem)
+            win.show_notices([f"{said} It is used now, but the settings file could not be saved, so the next "
+                              f"start looks for a server again. {problem}"])
         win.apply_settings(settings, save=False)
         win.statusBar().showMessage(said, 10000)
 

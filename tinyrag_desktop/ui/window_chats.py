@@ -67,11 +67,19 @@ class ChatsMixin:
         self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
 
     def _open_chat_as_listed(self, chats: list[ChatInfo]) -> None:
-        """The open chat's title and persona as the list was just read: renamed in another window (an ``--ask``
-        run's) while it was open here, its new title showed in the list, and the header and the window's title
-        kept the old one until the chat was opened again; given another persona there, it answered here as the
-        one before."""
-        chat = next((c for c in chats if c.id == self.chat_id), None) if self.chat_id else None
+        """The open chat's title and persona as they are stored, once the list was read: renamed in another
+        window (an ``--ask`` run's) while it was open here, its new title showed in the list, and the header
+        and the window's title kept the old one until the chat was opened again; given another persona there,
+        it answered here as the one before. Its row is read again now, not taken from the list: a read begun
+        in the worker before a persona was picked here put the one before back in the header, and the next
+        question was asked as that one."""
+        if not self.chat_id or all(c.id != self.chat_id for c in chats):
+            return
+        try:
+            chat = self.store.get_chat(self.chat_id)
+        except sqlite3.Error as exc:  # locked or gone now: the header stays as it is, until the next read
+            log.warning("could not read the open chat again: %s", exc)
+            return
         if chat is None:
             return
         if chat.title != self.title_label.text():
