@@ -27,12 +27,12 @@ from .engine.llm import is_chat_model
 from .http_clients import async_client
 from .resources import resource_path
 from .server_said import model_names
-from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
+from .settings import SETTINGS_FILE
 
 __all__ = [
     "Attempt", "Found", "KNOWN_SERVERS", "KnownServer", "ProbeResult", "chat_models", "guide_files",
     "import_user_guide", "is_chat_model", "is_first_run", "probe_servers", "probe_servers_sync", "probe_url",
-    "apply_probe", "refresh_user_guide",
+    "refresh_user_guide",
 ]
 
 log = logging.getLogger(__name__)
@@ -189,18 +189,6 @@ def probe_servers_sync(servers: Sequence[KnownServer] = KNOWN_SERVERS, **kwargs:
 def is_first_run(data_dir: Path) -> bool:
     """True until a settings file exists in ``data_dir``."""
     return not (Path(data_dir) / SETTINGS_FILE).exists()
-
-
-def apply_probe(data_dir: Path, result: ProbeResult, settings: Settings | None = None) -> Settings:
-    """Save the found server and model as the settings; returns the settings now in effect. The file is
-    written even when nothing was found, which makes the next start no longer a first run. (The window
-    saves a server it finds itself, and nothing when none is found, so that the next start looks again.)"""
-    if settings is None:
-        settings, _ = load_settings(data_dir, keep_aside=True)  # saved next: a damaged file is kept
-    if result.found is not None:
-        settings = settings.replace(base_url=result.found.base_url, chat_model=result.found.model)
-    save_settings(data_dir, settings)
-    return settings
 
 
 def guide_files(guide_dir: Path | None = None) -> list[Path]:

@@ -19,10 +19,9 @@ from tests.loopback import QuietHTTPServer
 from tests.sse_server import ScriptedLLMServer, free_port
 from tinyrag_desktop import kb
 from tinyrag_desktop.firstrun import (
-    GUIDE_MARKER, KnownServer, apply_probe, chat_models, guide_files, import_user_guide, is_first_run, probe_servers,
+    GUIDE_MARKER, KnownServer, chat_models, guide_files, import_user_guide, is_first_run, probe_servers,
     refresh_user_guide,
 )
-from tinyrag_desktop.settings import load_settings
 
 
 class _Raw:
@@ -112,16 +111,6 @@ def test_chat_models_reads_llama_cpp_and_openai_shapes() -> None:
     payload = {"models": [{"name": "smol.gguf", "model": "smol.gguf"}],
                "data": [{"id": "smol.gguf"}, {"id": "bge-m3"}, {"id": "text-embedding-3-small"}]}
     assert chat_models(payload) == (["smol.gguf"], ["bge-m3", "text-embedding-3-small"])
-
-
-def test_apply_probe_saves_the_found_server_and_ends_first_run(tmp_path: Path) -> None:
-    from tinyrag_desktop.firstrun import Found, ProbeResult
-
-    assert is_first_run(tmp_path)
-    apply_probe(tmp_path, ProbeResult(Found("http://127.0.0.1:1234/v1", "qwen", "LM Studio"), ()))
-    assert not is_first_run(tmp_path)
-    saved, warnings = load_settings(tmp_path)
-    assert (saved["base_url"], saved["chat_model"], warnings) == ("http://127.0.0.1:1234/v1", "qwen", [])
 
 
 def test_the_shipped_guide_is_imported_once_and_stays_removed(tmp_path: Path) -> None:
