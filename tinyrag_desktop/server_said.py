@@ -35,9 +35,14 @@ def server_message(text: str) -> str:
         if text[:200].lstrip().lower().startswith(("<!doctype", "<html")) or "<body" in text[:2000].lower():
             return _page_words(text)
         return text[:_MOST]
-    if isinstance(obj, dict) and any(key in obj for key in ("error", "detail", "message")):
+    if says_error(obj):
         return error_words(error_of(obj))[:_MOST]
     return text[:_MOST]
+
+
+def says_error(obj: Any) -> bool:
+    """Whether decoded JSON is an error's body ("error", "detail" or "message" in it), not another answer."""
+    return isinstance(obj, dict) and any(key in obj for key in ("error", "detail", "message"))
 
 
 def error_of(obj: Mapping[str, Any]) -> Any:
@@ -102,9 +107,11 @@ def model_names(payload: Any) -> list[str] | None:
     if not lists and not ("data" in payload and payload["data"] is None):
         return None
     names: list[str] = []
+    seen: set[str] = set()  # a look through the list for each name took 4 s for a router's 30,000 models
     for entry in (entry for entries in lists for entry in entries):
         name = mended(_name_of(entry))  # a name holding half a character: shown, stored
-        if name.strip() and name not in names:
+        if name.strip() and name not in seen:
+            seen.add(name)
             names.append(name)
     return names
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 
+import httpx
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import block, of, tokens, visible
 from tests.sse_server import Raw, Stream
+from tinyrag_desktop.engine import llm as llm_module
+from tinyrag_desktop.engine.llm import LLMClient
 from tinyrag_desktop.engine.events import EngineError, ToolFinished
 from tinyrag_desktop.engine.llm_whole import ReplyEnd, whole_deltas
 
@@ -42,6 +45,30 @@ async def test_a_whole_reply_ends_though_the_server_keeps_the_connection_open(ll
     llm.queue(Raw(pieces, content_type=content_type, gap=8.0))  # held open 8 s after each piece
     events = await run(make_engine(first_token_timeout=2.0))
     assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain"])
+async def test_a_whole_reply_held_open_is_given_before_the_rest_is_read(monkeypatch, content_type) -> None:
+    # It was given only once the rest had been read: DONE_GRACE (0.5 s) late on a connection held open
+    monkeypatch.setattr(llm_module, "DONE_GRACE", 3600.0)
+    given = asyncio.Event()
+
+    class HeldOpen(httpx.AsyncByteStream):
+        async def __aiter__(self):
+            yield (_WHOLE + "\n\ndata: [DONE]\n\n").encode()
+            await given.wait()  # the server says no more until the reply was given
+
+    async def read() -> list:
+        handler = lambda request: httpx.Response(200, headers={"content-type": content_type}, stream=HeldOpen())
+        async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http:
+            deltas = []
+            async for delta in LLMClient(http, "http://127.0.0.1:9/v1").stream_chat([], model="m"):
+                deltas.append(delta)
+                given.set()
+            return deltas
+
+    deltas = await asyncio.wait_for(read(), 10)
+    assert [(d.content, d.finish_reason) for d in deltas] == [("Whole.", "stop")]
 
 
 async def test_an_error_object_held_open_is_said_at_once(llm, make_engine) -> None:

@@ -53,7 +53,13 @@ def _answering(status: int, content_type: str, body: bytes) -> type[BaseHTTPRequ
      "the embedding server failed (error 503): Server is busy; please try again later."),
     (500, "application/json", b'{"error": true, "message": "Model failed to load"}',
      "the embedding server failed (error 500): Model failed to load"),
-], ids=["ollama-no-model", "openai-key", "html-page", "plain-text", "fastapi-422", "koboldcpp-busy", "error-flag"])
+    # a JSON error's words on one line, all of them (the first-line rule of a plain text cut them); JSON that
+    # says no error is no reason (it was shown raw)
+    (500, "application/json", b'{"error": {"message": "out of memory\\nwhile loading"}}',
+     "the embedding server failed (error 500): out of memory while loading"),
+    (500, "application/json", b'{"object": "list", "data": []}', "the embedding server failed (error 500)"),
+], ids=["ollama-no-model", "openai-key", "html-page", "plain-text", "fastapi-422", "koboldcpp-busy", "error-flag",
+        "json-lines", "json-no-error"])
 def test_an_import_says_what_the_embedding_server_answered(tmp_path, data_dir, status, content_type, body, said):
     note = tmp_path / "note.md"
     note.write_text("# Herons\n\nHerons stand still in shallow water.\n", encoding="utf-8")

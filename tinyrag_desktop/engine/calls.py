@@ -33,15 +33,22 @@ class Request:
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
     told: set[str] = field(default_factory=set)  # the notes given the model in this answer
+    words: bool = False  # an ended round showed words of the answer (see Round.words)
 
     def new_id(self) -> str:
         self.next_id += 1
         return f"call_{self.next_id}"
 
-    def begun(self, *more: str) -> bool:
-        """Whether the answer's words have come: in its earlier rounds' text, or in ``more`` (this round's). A
-        failure in a later round said "none of it came" of an answer whose first round was on screen."""
-        return any(text.strip() for text in (*self.transcript, *more))
+    def ended(self, rnd: "Round") -> None:
+        """Keep what ``rnd`` wrote (also when it failed: what arrived is kept)."""
+        self.transcript.append("".join(rnd.text))
+        self.words = self.words or rnd.words
+
+    def begun(self, rnd: "Round | None" = None) -> bool:
+        """Whether the answer's words are on screen: an earlier round's, or ``rnd``'s. A failure in a later round
+        said "none of it came" of an answer whose first round was on screen; and the transcript's text, which
+        holds the tool blocks, said "the text so far is kept" of a round that showed only a tool's card."""
+        return self.words or (rnd is not None and rnd.words)
 
     def upcoming_id(self) -> str:
         """The id ``new_id`` gives next: the block being written gets it when it is whole."""
@@ -66,6 +73,12 @@ class Round:
     writing_at: float = 0.0  # when (time.monotonic)
     reasoning: list[str] = field(default_factory=list)  # what the model reasoned in this round
     finish_reason: str | None = None  # how the server said the reply ended
+    words: bool = False  # text was shown, not blanks nor only tool blocks (cards)
+
+    def take_back(self, start: int) -> None:
+        """Take back the text from ``start`` on (it was reasoning): the words it showed are gone."""
+        del self.text[start:]
+        self.words = False
 
     def in_call_order(self) -> None:
         """Put the results in the order their calls were written: a refused call's is in as soon as it is
@@ -136,6 +149,7 @@ class ToolCalls:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
+            rnd.words = rnd.words or bool(event.text.strip())
             if rnd.invalid_at_end and event.text.strip():  # more words, or the end of a construct around it
                 rnd.after_invalid += event.text
                 if len(rnd.after_invalid) > advice.CLOSING_CHARS:
@@ -146,7 +160,7 @@ class ToolCalls:
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
-            rnd.invalid_at_end, rnd.after_invalid = event.reason, ""
+            rnd.invalid_at_end, rnd.after_invalid, rnd.words = event.reason, "", True  # shown as written
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
             return [*self._dropped(rnd), Text(event.raw, rnd.number)]

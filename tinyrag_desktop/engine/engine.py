@@ -180,7 +180,7 @@ class Engine(ToolCalls):
                             shown[:] = [_without_end("".join(shown), event.text)]
                         yield named(event, model)
                 finally:  # what arrived is kept, even when the round failed
-                    req.transcript.append("".join(rnd.text))
+                    req.ended(rnd)
                 rnd.in_call_order()
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
@@ -437,7 +437,7 @@ class Engine(ToolCalls):
                         # Taken back only before any call: a card already shown stays, and so does the text
                         # around it (the model's next replies start as reasoning).
                         if thought and not req.next_id:
-                            del rnd.text[own:]
+                            rnd.take_back(own)
                             yield Retract(thought, "text", rnd.number)
                             yield Reasoning(thought, rnd.number)
                         continue
@@ -469,9 +469,9 @@ class Engine(ToolCalls):
                 raise ReplyCutShort(advice.only_thought_words(max_tokens, finish_reason))
             raise ReplyCutShort(advice.cut_short_words(max_tokens))
         if finish_reason == "content_filter":  # it looked finished, or was "an empty answer" from the model
-            raise ReplyFiltered(advice.filtered_words(req.begun(*rnd.text[own:])))
+            raise ReplyFiltered(advice.filtered_words(req.begun(rnd)))
         if finish_reason in advice.SERVER_STOPPED:  # vLLM's "abort" (a shutdown, a pause), then [DONE]: the same
-            raise StreamInterrupted(advice.server_stopped_words(finish_reason, req.begun(*rnd.text[own:])))
+            raise StreamInterrupted(advice.server_stopped_words(finish_reason, req.begun(rnd)))
 
 def _thought_past_a_call(text: str) -> bool:
     """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the

@@ -244,19 +244,19 @@ class LLMClient:
                 if reply.size > MAX_HELD:  # a reply never that long: a body without end is read no further
                     raise BadResponse(f"The model server's reply went on past {MAX_HELD // (1024 * 1024)} MB, "
                                       "which is no answer.")
+            text = reply.text()
+            deltas = whole_deltas(text, begun)
+            if not deltas:
+                raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
+                                  f"{text.strip()[:120]!r}")
+            for delta in deltas:  # before the rest is read: a connection held open kept the answer DONE_GRACE
+                yield delta
             if ended:
                 await _read_to_end(chunks)
         except httpx.HTTPError as exc:
             raise _broke_off(begun) from exc
         finally:
             await chunks.aclose()
-        text = reply.text()
-        deltas = whole_deltas(text, begun)
-        if not deltas:
-            raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
-                              f"{text.strip()[:120]!r}")
-        for delta in deltas:
-            yield delta
 
     def _web_page(self) -> BadResponse:
         return BadResponse(
@@ -307,7 +307,7 @@ class LLMClient:
                             yield delta
                         return
                 for msg in decoder.feed(text):
-                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun or got_any):
+                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
                         if delta is None:
                             finished = True
                             break
@@ -326,7 +326,7 @@ class LLMClient:
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
-                for delta in message_deltas(msg.data, msg.event, calls, begun=begun or got_any):
+                for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:

@@ -53,11 +53,13 @@ async def paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
 
 
 def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None" = None, *,
-            begun: bool = False) -> list[Delta | None]:
+            begun: bool = False, answering: bool = False) -> list[Delta | None]:
     """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
     gathers native function calls, given back as tool blocks when their reply finishes. ``begun``: the
-    answer's words have come already (an error then says that they are kept)."""
+    answer's words came in an earlier round; ``answering``: this reply's own words have come. Either way an
+    error says that they are kept; only this reply's own say a refusal came as the model wrote."""
     data = data.strip()
+    kept = begun or answering
     if data == "[DONE]":  # the calls of a server that ends with no finish_reason are given back first
         pending = calls.as_blocks() if calls else ""
         return [*([Delta(pending)] if pending else []), None]
@@ -70,11 +72,11 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
                           "thousands deep), which is no answer.") from exc
     except ValueError as exc:
         if event == "error":
-            raise _stream_error(data[:300], begun) from exc
+            raise _stream_error(data[:300], kept) from exc
         raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
     if not isinstance(obj, dict):  # an error event's words as a JSON text ("out of memory") were dropped
         if event == "error":
-            raise _stream_error(error_words(obj), begun)
+            raise _stream_error(error_words(obj), kept)
         return []
     # {"error": …}; an error event's object (llama.cpp's ``error:`` line is one); or vLLM's error object,
     # {"object": "error", "message": …}, which some of its versions send in the stream
@@ -82,8 +84,8 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
     if err or event == "error":  # some proxies send "error": null (or false) in every chunk
         message = error_words(error_of(obj))
         if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
-            raise context_refusal(message, data, answering=begun)
-        raise _stream_error(message, begun)
+            raise context_refusal(message, data, answering=answering, kept=begun)
+        raise _stream_error(message, kept)
     choices = obj.get("choices")
     out: list[Delta | None] = []
     calls = calls if calls is not None else NativeCalls()
@@ -259,10 +261,13 @@ def _stream_error(message: str, begun: bool) -> ServerFailed:
     return ServerFailed(f"The model server reported an error during the answer{said}{stop}{kept}{hint}")
 
 
-def context_refusal(message: str, body: str = "", *, answering: bool = False) -> ContextTooLong:
+def context_refusal(message: str, body: str = "", *, answering: bool = False,
+                    kept: bool = False) -> ContextTooLong:
     """The server's refusal of a request longer than the model's context, in words (``body``: the whole
-    error, which may name the window where its message does not; ``answering``: it came after the answer's
-    first words, so the context filled up as the model wrote, llama.cpp's "Context size has been exceeded")."""
+    error, which may name the window where its message does not; ``answering``: it came after this reply's
+    first words, so the context filled up as the model wrote, llama.cpp's "Context size has been exceeded";
+    ``kept``: an earlier round's words are on screen). A later round refused before its first word was said
+    to have filled up as it wrote: its request, with the tools' results, did not fit."""
     window = refused_window(body or message)
     holds = f" (its context holds {window:,} tokens)" if window else ""
     said = f" The server said: {message}" if message else ""
@@ -273,6 +278,7 @@ def context_refusal(message: str, body: str = "", *, answering: bool = False) ->
             f"context length it loads the model with; llama.cpp: -c).{said}", window)
     return ContextTooLong(
         f"The model's context is full{holds}: the question with the chat's latest messages did not fit in it, "
-        "even cut short. Ask for less at a time or start a new chat, or give the model a "
+        f"even cut short.{' The text so far is kept.' if kept else ''} Ask for less at a time or start a new "
+        "chat, or give the model a "
         "larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
         f"with; llama.cpp: -c).{said}", window)

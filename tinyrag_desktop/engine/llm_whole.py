@@ -26,17 +26,25 @@ def whole_deltas(text: str, begun: bool = False) -> list[Delta]:
     Text that is none of these is said to be no JSON (message_deltas raises). ``begun``: the answer's words came
     in an earlier round (an error then says that they are kept)."""
     calls, deltas, at = NativeCalls(), [], BLANK.match(text).end()
+    answering = False  # this reply's own words came before (an error after them: see message_deltas)
+
+    def read(data: str, event: str = "message") -> None:
+        nonlocal answering
+        for delta in message_deltas(data, event, calls, begun=begun, answering=answering):
+            deltas.append(delta)
+            answering = answering or bool(delta and (delta.content or delta.reasoning))
+
     while at < len(text):
         if text.startswith(_STREAM_FIELD, at):
             decoder = SSEDecoder()
-            messages = decoder.feed(text[at:]) + decoder.finish()
-            deltas += [d for m in messages for d in message_deltas(m.data, m.event, calls, begun=begun)]
+            for message in decoder.feed(text[at:]) + decoder.finish():
+                read(message.data, message.event)
             break
         try:
             end = json.JSONDecoder().raw_decode(text, at)[1]
         except (ValueError, RecursionError):
             end = len(text)  # read as a whole by message_deltas, which says what is wrong with it
-        deltas += message_deltas(text[at:end], calls=calls, begun=begun)
+        read(text[at:end])
         at = BLANK.match(text, end).end()
     return [d for d in deltas if d is not None]
 

@@ -7,6 +7,7 @@ runs and the knowledge base works fully offline.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..http_clients import async_client, sync_client
-from ..server_said import server_message
+from ..server_said import says_error, server_message
 from .errors import Cancelled, FetchError, Unreachable
 from .waiting import cancellable
 
@@ -57,11 +58,17 @@ def _unreachable(exc: httpx.HTTPError, url: str) -> Unreachable:
 
 
 def _server_said(response: httpx.Response) -> str:
-    """What a failed answer says, in its own words (see server_said.server_message: the JSON error's, an error
-    page's title), on one line: the first of a plain-text answer."""
+    """What a failed answer says, in its own words (see server_said.server_message), on one line: a JSON error's
+    words all (its second line was cut off), the first line of a plain-text answer, an error page's title; ""
+    for JSON that says no error ({"object": "list", "data": []} is no reason, and was shown as one)."""
     said = server_message(response.text)
-    first = next((line for line in said.splitlines() if line.strip()), "")
-    return " ".join(first.split())[:_MOST_SAID]
+    try:
+        body = json.loads(response.text)
+    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
+        said = next((line for line in said.splitlines() if line.strip()), "")
+    else:
+        said = said if says_error(body) else ""
+    return " ".join(said.split())[:_MOST_SAID]
 
 
 _MOST_SAID = 200  # characters of the server's own words kept in the message
