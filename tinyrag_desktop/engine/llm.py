@@ -61,7 +61,7 @@ def is_chat_model(name: str) -> bool:
 
 
 # What a reply that ended before its first words says to do: the server gave no reason in it
-_NOTHING_CAME = "The model may have failed to start or to load: the server's log says why. Try again."
+_NOTHING_CAME = "The model may have failed to load or stopped working: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
 
 
