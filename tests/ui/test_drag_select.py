@@ -4,7 +4,6 @@ selection across the segments does (reading.Span)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea
 from tests.sse_server import Stream
 from tinyrag_desktop.ui.answer import AnswerWidget
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, keep_picture, tokens
 
 LEFT = Qt.MouseButton.LeftButton
 WORDS = " ".join(["word"] * 40)
@@ -25,7 +24,6 @@ CODE = "Here is the code:\n\n```python\nprint('hello')\nx = 1\n```\n"
 AFTER_CODE = "\nThat prints hello.\n"
 # from "Paragraph 7" in the first segment to "That prints| hello." in the second, its code block between
 DRAGGED = f"Paragraph 7 {WORDS}\nHere is the code:\nprint('hello')\nx = 1\n\nThat prints"  # (an empty line after code, as Qt shows it)
-SHOTS = Path("/tmp/select36")
 
 
 def _code_answer(qtbot, height: int = 900) -> tuple[QScrollArea, AnswerWidget, list]:
@@ -106,8 +104,7 @@ def test_a_drag_from_prose_into_the_code_block_below_copies_all_of_it_in_order(q
     QApplication.clipboard().clear()
     _trigger(_menu(first, _spot(first, "Paragraph 7", 3)), "edit-copy")
     assert QApplication.clipboard().text() == DRAGGED
-    SHOTS.mkdir(exist_ok=True)
-    area.grab().save(str(SHOTS / "code_drag.png"))
+    keep_picture(area, "code_drag.png")
     # a click elsewhere in the answer's text ends it, in every segment
     QTest.mouseClick(first.viewport(), LEFT, pos=_spot(first, "Paragraph 3"))
     assert not first.textCursor().hasSelection() and not second.textCursor().hasSelection()
@@ -192,8 +189,7 @@ def test_a_drag_over_a_tool_card_selects_it_whole_with_the_text_around(make_wind
     _drag(first, _spot(first, "Second"), second, _spot(second, "After the tool, line", 20))
     card = next(chunk for chunk in answer.to_markdown().split("\n\n") if chunk.startswith("> "))
     assert "Calculator" in card
-    SHOTS.mkdir(exist_ok=True)
-    win.grab().save(str(SHOTS / "card_drag.png"))
+    keep_picture(win, "card_drag.png")
     assert _copy() == f"Second paragraph, before the tool.\nNow the tool:\n\n{card}\n\nAfter the tool, line"
     # a click outside the answer's text (the question box) ends it
     QTest.mouseClick(win.composer.viewport(), LEFT, pos=QPoint(10, 10))

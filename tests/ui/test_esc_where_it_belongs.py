@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 
 from tests.sse_server import Stream
 
-from .conftest import tokens, wait_until
+from .conftest import keep_picture, tokens, wait_until
 
 LONG = " ".join(f"word{n}" for n in range(1500))
 
@@ -57,7 +57,7 @@ def test_esc_in_the_knowledge_panels_search_box_empties_it_and_takes_nothing_bac
     assert box.text() == "" and box.hasFocus()  # Esc empties a search box, as in the chats list's
     QTest.keyClick(box, Qt.Key.Key_Escape)  # empty: still nothing taken back
     assert _still_waits(win, bananas) and win.bridge.is_running()
-    win.grab().save("/tmp/chat37/esc_kb_box.png")
+    keep_picture(win, "esc_kb_box.png")
 
 
 def test_esc_in_the_chats_list_or_its_filter_takes_nothing_back(make_window, server, qloop, qtbot):

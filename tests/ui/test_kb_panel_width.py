@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QTreeView
 
 from tinyrag_desktop.ui.dock_width import DOCK_MOST, DOCK_SHARE
 
-from .conftest import drag_dock_edge, wait_until
+from .conftest import drag_dock_edge, keep_picture, wait_until
 
 
 def _share(width: int) -> int:
@@ -43,7 +43,7 @@ def test_the_panel_opened_in_a_narrow_window_grows_back_when_the_window_is_widen
     qloop.run(wait_until(lambda: win.width() == 1280 and dock.width() >= _share(1280) - 4))
     assert win.view.width() > 500  # the chat keeps its room
     qloop.run(wait_until(lambda: _title_column(dock) > 100))  # "tiny…ting" had 60 px
-    win.grab().save("/tmp/ui34/kb_700_to_1280.png")
+    keep_picture(win, "kb_700_to_1280.png")
     win.resize(700, 600)  # narrow again (as narrow as the chats list lets it): the panel gives way
     qloop.run(wait_until(lambda: win.width() < 800 and dock.width() <= narrow + 4))
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel
 
 from tests.sse_server import Stream
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, keep_picture, tokens
 
 
 def _inked(image: QImage, area: QRect) -> QRect:
@@ -93,7 +93,7 @@ def test_opening_the_knowledge_panel_folds_the_chats_list_rather_than_widening_t
     assert win.width() <= width and not win.sidebar.isVisible()
     qtbot.waitUntil(lambda: win.kb_dock.width() >= win.kb_dock.minimumSizeHint().width())
     assert win.width() <= width and not win.sidebar.isVisible()
-    win.grab().save("/tmp/scale44/panel-18pt.png")
+    keep_picture(win, "panel-18pt.png")
     # and the window has settled: no layout request that makes another (a first fix spun the CPU so)
     requests = []
     watcher = _Counter(requests, QEvent.Type.LayoutRequest)
@@ -158,7 +158,7 @@ def test_settings_at_18_pt_open_as_wide_as_their_fields_need(big_text, make_wind
         page = dialog._tabs.currentWidget()
         qtbot.waitUntil(lambda p=page: p.widget().width() >= p.wanted().width()  # whole, and nothing to scroll
                         and not p.horizontalScrollBar().isVisible() and not p.verticalScrollBar().isVisible())
-        dialog.grab().save(f"/tmp/scale44/settings-18pt-{index}.png")
+        keep_picture(dialog, f"settings-18pt-{index}.png")
     button = dialog.test_button
     assert button.width() >= button.sizeHint().width()
     temperature = dialog.field("temperature")
@@ -184,7 +184,7 @@ def test_on_a_screen_too_small_for_them_the_settings_scroll_rather_than_cut(big_
     assert dialog.focusWidget() is temperature
     viewport = page.viewport()
     qtbot.waitUntil(lambda: viewport.rect().contains(temperature.mapTo(viewport, temperature.rect().bottomLeft())))
-    dialog.grab().save("/tmp/scale44/settings-18pt-small.png")
+    keep_picture(dialog, "settings-18pt-small.png")
     dialog.reject()
 
 
@@ -201,5 +201,5 @@ def test_settings_grown_for_long_reasons_stay_on_the_screen(big_text, make_windo
     qtbot.waitUntil(lambda: free.contains(dialog.frameGeometry()))
     page = dialog._tabs.currentWidget()
     assert page.verticalScrollBar().isVisible()  # the rest scrolls into sight
-    dialog.grab().save("/tmp/scale44/settings-18pt-limits.png")
+    keep_picture(dialog, "settings-18pt-limits.png")
     dialog.reject()

@@ -19,7 +19,8 @@ from tinyrag_desktop.ui.kb_panel import KnowledgePanel
 from tinyrag_desktop.ui.sources import SourceEntry, arrange, open_source
 from tinyrag_desktop.ui.sources_row import SourcesRow
 
-SHOTS = Path("/tmp/anchor30")
+from .conftest import keep_picture
+
 _LONG = " ".join(["Each sort or hash table of a query may use this much memory before it writes to disk."] * 12)
 
 
@@ -72,8 +73,7 @@ def test_a_search_result_opens_its_page_at_the_passage(qtbot, tmp_path, opened):
             panel.run_search("work_mem memory of a hash table")
         first = panel.results.item(0)
         assert first.text().startswith("[1] 19.4. Resource Consumption > 19.4.1. Memory")
-        SHOTS.mkdir(exist_ok=True)
-        panel.grab().save(str(SHOTS / "search_tab_anchor.png"))
+        keep_picture(panel, "search_tab_anchor.png")
         panel.results.itemActivated.emit(first)  # Enter or a double click
         [url] = opened.urls
         page = docs / "runtime-config-resource.html"

@@ -3,7 +3,7 @@ to another chat it stayed there, where Esc stops nothing: it goes with the chat 
 
 from __future__ import annotations
 
-from .conftest import held_answer, wait_until
+from .conftest import held_answer, keep_picture, wait_until
 
 
 def test_still_answering_goes_when_another_chat_is_opened(make_window, server, qloop):
@@ -15,7 +15,7 @@ def test_still_answering_goes_when_another_chat_is_opened(make_window, server, q
     assert not win.send()  # refused: this chat is answering
     assert win.statusBar().currentMessage().startswith("Still answering")
     win.new_chat()
-    win.grab().save("/tmp/ui44a/refusal_other_chat.png")
+    keep_picture(win, "refusal_other_chat.png")
     assert not win.statusBar().currentMessage().startswith("Still answering")
     assert "Esc" not in win.statusBar().currentMessage()
     # Said since, another message is not this one's to clear

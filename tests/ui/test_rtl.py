@@ -3,8 +3,6 @@ typed in the message box sits at its right edge."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QTextCursor
@@ -15,7 +13,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, render
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, keep_picture, tokens
 
 ARABIC = "النتيجة هي كما يلي:\n\n| العمود | القيمة |\n|---|---|\n| أ | 1 |\n| ب | 2 |\n\nتم.\n"
 LATIN = "The result:\n\n| Column | Value |\n|---|---|\n| a | 1 |\n"
@@ -123,7 +121,7 @@ def test_an_arabic_quote_has_its_bar_on_the_right_beside_its_text(make_window, s
                                "> An English quote\n>\n> > ملاحظة داخلية\n")))
     assert qloop.run(ask_and_wait(win, "سؤال")) == "done"
     [seg] = win.view.answers()[-1].segments()
-    seg.grab().save(str(Path(tempfile.gettempdir()) / "rtl_quote.png"))  # to look at by hand
+    keep_picture(seg, "rtl_quote.png")
     bar, start, end = _quote_bar_and_text(seg, "ملاحظة: نسخة")
     assert bar and min(bar) > end and max(bar) - end < 30  # right of its text, close by
     assert end > seg.viewport().width() - 40  # at the answer's right edge

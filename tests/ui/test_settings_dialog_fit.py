@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QTabWidget
 
+from .conftest import keep_picture
+
 _LIMITS = ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout", "connect_timeout",
            "first_token_timeout", "result_max_chars")
 
@@ -228,12 +230,9 @@ def test_fields_start_at_one_place_on_every_tab_and_number_boxes_are_one_width(q
 
 def _grow_into(dialog, qtbot, width: int, shot: str) -> None:
     """``dialog`` at ``width``: every reason shown whole, and a grab of it to look at."""
-    import os
-
     dialog.resize(width, dialog.height())
     qtbot.waitUntil(lambda: not dialog._fit_timer.isActive() and not _squeezed(dialog), timeout=2000)
-    os.makedirs("/tmp/settings44", exist_ok=True)
-    dialog.grab().save(f"/tmp/settings44/{shot}-{width}.png")
+    keep_picture(dialog, f"{shot}-{width}.png")
 
 
 def test_reasons_fit_with_every_limit_and_the_context_wrong_at_any_width(make_window, server, qtbot):
@@ -273,5 +272,5 @@ def test_on_a_low_screen_the_dialog_widens_rather_than_cutting_the_reasons(make_
         dialog.field(name).setText("-5")
     qtbot.waitUntil(lambda: dialog.width() > 560 and dialog.height() <= 560 - 48 and not _squeezed(dialog),
                     timeout=2000)
-    dialog.grab().save("/tmp/settings44/low-screen.png")
+    keep_picture(dialog, "low-screen.png")
     dialog.reject()

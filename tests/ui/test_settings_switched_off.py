@@ -10,6 +10,8 @@ from tinyrag_desktop.ui.settings_dialog import SettingsDialog
 
 from .test_settings_dialog_fit import _squeezed
 
+from .conftest import keep_picture
+
 
 @pytest.fixture
 def dialog(qtbot):
@@ -37,7 +39,7 @@ def test_a_bad_value_in_a_field_switched_off_does_not_hold_save_back(qtbot, dial
     assert all(e.isVisible() for e in errors) and not dialog.save_button.isEnabled()
     dialog.field(switch).setChecked(False)
     qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
-    dialog.grab().save(f"/tmp/settings44/off-{switch}.png")
+    keep_picture(dialog, f"off-{switch}.png")
     assert all(not dialog.field(name).isEnabled() for name in typed)
     assert not any(e.isVisible() for e in errors) and not dialog.problem.isVisible()
     assert dialog.save_button.isEnabled()

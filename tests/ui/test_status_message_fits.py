@@ -7,7 +7,7 @@ shorten).
 
 from __future__ import annotations
 
-from .conftest import wait_until
+from .conftest import keep_picture, wait_until
 
 FOUND = ("Found Ollama at http://127.0.0.1:11434/v1 with the model llama3.2:latest; it is set up for you. "
          "Ask your first question below.")
@@ -35,7 +35,7 @@ def test_a_long_message_in_a_narrow_window_is_shortened_with_an_ellipsis(make_wi
     assert bar.fontMetrics().horizontalAdvance(drawn) <= bar.message_room()
     assert bar.currentMessage() == FOUND  # the window's code (and its tests) read the whole message
     assert bar.toolTip() == FOUND and bar.accessibleDescription() == FOUND
-    win.grab().save("/tmp/ui34/status_784.png")
+    keep_picture(win, "status_784.png")
 
     win.resize(1900, 700)  # room again: whole, and no tooltip repeating it
     qloop.run(wait_until(lambda: _drawn(bar) == FOUND))
