@@ -1,4 +1,5 @@
-"""The chats sidebar's list: its rows, day headings and tooltips, and the delegate that paints a row."""
+"""The chats sidebar's list: its rows, day headings and tooltips, the delegate that paints a row, and the
+small dialog that renames a chat found by a search."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Callable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QListWidget, QListWidgetItem, QStyle,
-                               QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QInputDialog, QLineEdit, QListWidget,
+                               QListWidgetItem, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip,
+                               QWidget)
 
 from ..times import local_clock, local_date, seconds
 from .plain_text import plain_tip
@@ -320,3 +322,25 @@ class ChatList(QListWidget):
                 break
             per_item = self.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem
             bar.setValue(bar.value() - (1 if per_item else place.offset - shown_at))
+
+
+def ask_title(parent: QWidget, title: str, then: Callable[[str], object]) -> None:
+    """Ask for a chat's new title in a small dialog, and give it to ``then`` (stripped; an empty or unchanged
+    one is no rename). A search hit shows its title over the words found, so its row cannot be edited in
+    place; the search and its hits stay as they were."""
+    dialog = QInputDialog(parent)
+    dialog.setObjectName("renameChatDialog")
+    dialog.setWindowTitle("Rename chat")
+    dialog.setLabelText("Title of the chat:")
+    dialog.setTextValue(title)
+    edit = dialog.findChild(QLineEdit)
+    if edit is not None:  # QInputDialog's own box showed about 25 characters of a title
+        edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 50)
+
+    def given(text: str) -> None:
+        if text.strip() and text.strip() != title:  # an empty title is refused by the store
+            then(text.strip())
+
+    dialog.textValueSelected.connect(given)
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()

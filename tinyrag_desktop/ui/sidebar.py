@@ -8,12 +8,12 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QInputDialog, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QListView, QListWidgetItem, QMenu, QPushButton, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
-from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, is_search_hit,
-                        last_used_order, snippet_repeats_title)
+from .chat_list import (ANSWERING, TIP_ROLE, ChatList, ask_title, chat_tip, day_group, day_heading,
+                        is_search_hit, last_used_order, snippet_repeats_title)
 from .access import caret_placed
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
@@ -461,29 +461,12 @@ class ChatsSidebar(QFrame):
         if item is None:
             return
         if is_search_hit(item):  # Qt said "editing failed" and did nothing
-            self._rename_in_dialog(item)
+            ask_title(self, item.data(TIP_ROLE)[0],
+                      lambda title, chat_id=item.data(Qt.ItemDataRole.UserRole): self.renamed.emit(chat_id, title))
             return
         focus = QApplication.focusWidget()
         self._renamed_from = focus if focus is not None and not self.isAncestorOf(focus) else None
         self.list.editItem(item)
-
-    def _rename_in_dialog(self, item: QListWidgetItem) -> None:
-        """A search hit shows its title over the words found, so its row cannot be edited in place: its title is
-        asked for in a small dialog instead (the search and its hits stay as they were)."""
-        chat_id, title = item.data(Qt.ItemDataRole.UserRole), item.data(TIP_ROLE)[0]
-        dialog = QInputDialog(self)
-        dialog.setObjectName("renameChatDialog")
-        dialog.setWindowTitle("Rename chat")
-        dialog.setLabelText("Title of the chat:")
-        dialog.setTextValue(title)
-
-        def given(text: str) -> None:
-            if text.strip() and text.strip() != title:  # an empty title is no rename (the store refuses it)
-                self.renamed.emit(chat_id, text.strip())
-
-        dialog.textValueSelected.connect(given)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
 
     @property
     def renaming(self) -> bool:
