@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
-import time
 from pathlib import Path
 
 from tinyrag_desktop import file_lock, settings_changes
@@ -45,6 +46,8 @@ def _racing(monkeypatch, module, reader: str, first, second) -> None:
     """``first()`` and ``second()`` in two threads, the first held just after it read its file until the
     second has started its own save: waiting for the lock, or (with no lock) done with it."""
     monkeypatch.setattr(file_lock, "WAIT_S", 30.0)  # whatever the machine's speed: the lock is waited for
+    monkeypatch.setattr(file_lock, "GUI_WAIT_S", 30.0)
+    monkeypatch.setattr(settings_changes, "GUI_WAIT_S", 30.0)
     read_once, second_going = threading.Event(), threading.Event()
     read = getattr(module, reader)
 
@@ -55,14 +58,16 @@ def _racing(monkeypatch, module, reader: str, first, second) -> None:
             assert second_going.wait(30)
         return got
 
-    left_behind = file_lock._left_behind
+    tried = file_lock._try
 
-    def waiting(lock):
-        second_going.set()  # the second found the lock held
-        return left_behind(lock)
+    def waiting(fd):
+        got = tried(fd)
+        if got is None:
+            second_going.set()  # the second found the lock held
+        return got
 
     monkeypatch.setattr(module, reader, held)
-    monkeypatch.setattr(file_lock, "_left_behind", waiting)
+    monkeypatch.setattr(file_lock, "_try", waiting)
 
     def then_said(action):
         action()
@@ -88,7 +93,6 @@ def test_two_windows_saving_at_once_both_keep_their_change(tmp_path, monkeypatch
             lambda: save_changes(tmp_path, window, window.replace(temperature=0.2)))
     settings, warnings = load_settings(tmp_path)
     assert (settings["chat_model"], settings["temperature"], warnings) == ("picked", 0.2, [])
-    assert not (tmp_path / "settings.json.lock").exists()
 
 
 def test_two_programs_noting_a_thinking_model_at_once_both_keep_theirs(tmp_path, monkeypatch):
@@ -99,17 +103,40 @@ def test_two_programs_noting_a_thinking_model_at_once_both_keep_theirs(tmp_path,
     assert sorted(map(tuple, json.loads((tmp_path / habits.THINKING_MODELS).read_text()))) == sorted([one, other])
 
 
-def test_a_lock_left_by_a_program_that_ended_is_taken_over_and_one_held_on_is_not_waited_for_long(tmp_path,
-                                                                                                 monkeypatch):
-    lock = tmp_path / "settings.json.lock"
-    lock.touch()
-    old = time.time() - 2 * file_lock.STALE_S
-    os.utime(lock, (old, old))
+def test_a_lock_whose_program_ended_is_free_at_once_and_one_held_on_is_not_waited_for_long(tmp_path):
+    # A lock file left by a crash was taken over after 30 s by age, by two waiters at once as well.
+    target = tmp_path / "settings.json"
+    ended = subprocess.run([sys.executable, "-c", "import os, sys\nfrom pathlib import Path\n"
+                            "from tinyrag_desktop.file_lock import locked\n"
+                            "with locked(Path(sys.argv[1])) as held:\n    os._exit(0 if held else 1)", str(target)],
+                           cwd=Path(__file__).resolve().parents[1], timeout=60)
+    assert ended.returncode == 0  # it held the lock, and ended (as by a crash) without letting it go
+    with file_lock.locked(target, wait=0) as held:
+        assert held
+        window = defaults()  # held on, by "another program": the save goes ahead after its short wait
+        assert save_changes(tmp_path, window, window.replace(chat_model="again")) is None
+    assert _on_disk(tmp_path)["chat_model"] == "again"
+
+
+def test_the_window_waits_less_for_a_lock_than_a_terminal_does(tmp_path, monkeypatch):
+    # The window froze for up to WAIT_S while another program held settings.json's lock.
+    waits = []
+    monkeypatch.setattr(file_lock, "_take", lambda fd, lock, wait: waits.append(wait) or True)
     window = defaults()
     assert save_changes(tmp_path, window, window.replace(chat_model="picked")) is None
-    assert _on_disk(tmp_path)["chat_model"] == "picked" and not lock.exists()
-    lock.touch()  # another program's, now: it holds it on (hung), and the save goes ahead after WAIT_S
-    monkeypatch.setattr(file_lock, "WAIT_S", 0.05)
-    assert save_changes(tmp_path, window, window.replace(chat_model="again")) is None
-    assert _on_disk(tmp_path)["chat_model"] == "again" and lock.exists()  # not removed: not this one's
+    assert waits == [file_lock.GUI_WAIT_S] and file_lock.GUI_WAIT_S < file_lock.WAIT_S
 
+
+def test_a_persona_another_window_added_is_kept_when_this_one_edits_its_own(tmp_path):
+    # The personas are one setting: the whole list this window held was written over the other's.
+    save_settings(tmp_path, defaults())
+    one, other = load_settings(tmp_path)[0], load_settings(tmp_path)[0]
+    first, *rest = list(one["personas"])
+    assert save_changes(tmp_path, other, other.replace(personas={**other["personas"], "Pirate": "Say arr."})) is None
+    edited = {name: text for name, text in one["personas"].items() if name != rest[0]}
+    edited[first] = "Changed here."
+    edited["Poet"] = "Rhyme."
+    assert save_changes(tmp_path, one, one.replace(personas=edited)) is None
+    personas = load_settings(tmp_path)[0]["personas"]
+    assert personas["Pirate"] == "Say arr." and personas["Poet"] == "Rhyme." and personas[first] == "Changed here."
+    assert rest[0] not in personas  # removed in this window: removed from the file too

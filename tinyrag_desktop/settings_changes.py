@@ -6,6 +6,7 @@ silently put back, by a pick in the model menu as much as by the Settings window
 this run's command line or environment (``--base-url``, ``TINYRAG_API_KEY``), which is meant for that run
 only. Now only the settings changed in the window are written, over the file as it is at that moment, which
 is read and written back under its lock (file_lock.py): another window's save at the same moment is kept too.
+The personas are one setting but many entries: only those changed in the window are written, by name.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from .file_lock import locked
+from .file_lock import GUI_WAIT_S, locked
 from .settings import SETTINGS_FILE, Settings, decoded, from_mapping, savable, try_save_settings
 
 log = logging.getLogger(__name__)
@@ -37,11 +38,22 @@ def with_file(data_dir: Path, before: Settings, after: Settings) -> Settings | d
         return after
     on_disk, _warnings = from_mapping(raw)  # what it holds beside the keys: the defaults of those it lacks
     kept = {key: value for key, value in raw.items() if savable({key: value})}  # (from_mapping said the rest)
+    if "personas" in changed and isinstance(kept.get("personas"), dict):
+        changed["personas"] = personas_merged(kept["personas"], before["personas"], after["personas"])
     return {**on_disk.to_json(), **kept, **changed}
+
+
+def personas_merged(now: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The personas of the file as it is ``now`` with those the window added, changed or removed (``after``
+    against ``before``, what it loaded): a persona another window added meanwhile was lost with the whole
+    list this one wrote over it. A rename is a removal and an addition."""
+    merged = {name: text for name, text in now.items() if name not in before or name in after}
+    merged.update({name: text for name, text in after.items() if before.get(name) != text})
+    return merged
 
 
 def save_changes(data_dir: Path, before: Settings, after: Settings) -> str | None:
     """Write the settings changed from ``before`` to ``after`` into settings.json, keeping what else it holds
     now (see with_file): None when written, else why not, in words (try_save_settings)."""
-    with locked(Path(data_dir) / SETTINGS_FILE):
+    with locked(Path(data_dir) / SETTINGS_FILE, GUI_WAIT_S):  # on the GUI thread: a short wait
         return try_save_settings(data_dir, with_file(data_dir, before, after))

@@ -200,3 +200,15 @@ async def test_a_damaged_file_of_models_is_learnt_again(llm, make_engine, tmp_pa
     events = await collect(make_engine())
     assert answer(events) == "\nHi." and (llm.base_url, "scripted") in engine_module._OPENS_THINKING
     assert f"could not read {tmp_path / engine_module.THINKING_MODELS}" in caplog.text
+
+
+async def test_the_close_is_noted_in_the_data_folder_off_the_event_loop(llm, make_engine, monkeypatch) -> None:
+    # Noted on the loop, a file held by another program (its lock) stopped every answer and the window's
+    # events for up to a second.
+    import threading
+
+    noted = []
+    monkeypatch.setattr(engine_module, "_learn", lambda *args: noted.append(threading.current_thread()))
+    llm.queue(Stream(pieces(THOUGHT + "</think>\n\nIt is **4**.")))
+    await collect(make_engine())
+    assert noted and threading.main_thread() not in noted

@@ -406,7 +406,7 @@ class Engine(ToolCalls):
                     finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
                         if think.presumed and not presumed:  # the server parts the reasoning out itself
-                            _learn(self.data_dir, habit, False)
+                            await asyncio.to_thread(_learn, self.data_dir, habit, False)  # a file written: off the loop
                             think = ThinkSplitter()
                         thought = True
                         yield Reasoning(item.reasoning, rnd.number)
@@ -429,7 +429,7 @@ class Engine(ToolCalls):
                         yield Reasoning(text, rnd.number)
                         continue
                     if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
-                        _learn(self.data_dir, habit, True)
+                        await asyncio.to_thread(_learn, self.data_dir, habit, True)
                         for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
                             yield out
                         parser = XMLParseState()
@@ -446,7 +446,7 @@ class Engine(ToolCalls):
                 if not streaming and think.presumed and think.in_reasoning and failure is None and (
                         finish_reason != "length") and not _thought_past_a_call("".join(presumed)):
                     # Presumed to start inside its reasoning, the reply never left it: it was the answer.
-                    _learn(self.data_dir, habit, False)
+                    await asyncio.to_thread(_learn, self.data_dir, habit, False)
                     answer = "".join(presumed)
                     if answer:
                         yield Retract(answer, "reasoning", rnd.number)

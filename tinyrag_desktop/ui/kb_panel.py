@@ -228,6 +228,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         """Show what kb_watch.read_list found (on this thread or off it) in the database at ``version``."""
         place = self._place()
         self._read_version, self._listed_at = version, time.monotonic()
+        self._list_read = listed is not None and not isinstance(listed, str)  # (not: no sources to compare)
         self.sources_model.set_sources([])
         self._update_buttons()  # a selection removed with its rows says nothing of it
         # With an embedding model set, say which sources lack its vectors (imported before it was set, or

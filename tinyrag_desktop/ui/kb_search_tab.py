@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 class SearchTabMixin:
     """KnowledgePanel's Search tab (mixed into it, see kb_panel.py)."""
 
+    _list_read = True  # the sources list was read the last time it was asked for (kb_panel._show_list)
+    _search_failed = False  # the results shown say why the search failed, not what it found
+
     def _build_search_tab(self) -> QWidget:
         """The tab's question box and Search button, the list of passages found, and a line for notes."""
         search_tab = QWidget()
@@ -115,6 +118,7 @@ class SearchTabMixin:
             return  # a newer search is on its way
         scrolled = self.results.verticalScrollBar().value()
         self.results.clear()
+        self._search_failed = isinstance(hits, str)
         if isinstance(hits, str):
             self.results.addItem(hits)
             hits = []
@@ -170,12 +174,16 @@ class SearchTabMixin:
         gone (they listed passages of sources `kb remove` had removed, which opened as if still there). Not for
         sources added: while `kb add` ran, each read of the list (every 10 s) emptied the results, asked the
         server for the question's vector again and said how many were found. Not while the keyboard is in the
-        results: the passage being read stays."""
+        results: the passage being read stays. Not when the list could not be read (the knowledge base locked,
+        its index being rebuilt): every source looked gone, and the failed search that followed stayed shown
+        once the list read again; results that say a search failed are searched again instead."""
         if self.tabs.currentIndex() != 1 or self.results.hasFocus() or not self._query.strip():
+            return
+        if not self._list_read:
             return
         listed = self.sources_model.locations()
         shown = {self.results.item(row).data(Qt.ItemDataRole.UserRole) for row in range(self.results.count())}
-        if before - listed or shown - {None} - listed:
+        if self._search_failed or before - listed or shown - {None} - listed:
             self.run_search(self._query, again=True)
 
     def _focus_within(self) -> bool:
