@@ -335,6 +335,10 @@ class SortedHeader(QHeaderView):
         labels = {column: self._label_size(column) for column in shown}
         widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
                   for column in shown}
+        if sorted_by in widths and sum(widths.values()) > view.viewport().width() * (1 - TITLES_LEAST):
+            # Large text in a narrow panel: the sorted column's whole name and arrow ("Imported ▲" beside
+            # "20:39") left the titles "…"; its name is cut as the others' are, before a title is
+            widths[sorted_by] = max(view.sizeHintForColumn(sorted_by), self.least_room(sorted_by))
         # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
         # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
         # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
