@@ -50,13 +50,15 @@ class Status:
 @dataclass
 class Raw:
     """Answer with these exact ``pieces`` (each sent and flushed on its own, ``gap`` seconds apart), for
-    replies a real server should never send: wrong shapes, wrong content types, keep-alives only."""
+    replies a real server should never send: wrong shapes, wrong content types, keep-alives only. ``scatter``
+    sends their bytes in small random pieces instead, as a Stream's are sent."""
 
     pieces: list[str]
     content_type: str = "text/event-stream"
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     gap: float = 0.0
+    scatter: bool = False
 
 
 @dataclass
@@ -177,9 +179,12 @@ class ScriptedLLMServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
+                pieces = (piece.encode() for piece in reply.pieces)  # pieces may come for ever
+                if reply.scatter:
+                    pieces = server.scattered(b"".join(pieces))
                 try:
-                    for piece in reply.pieces:
-                        self.wfile.write(piece.encode())
+                    for piece in pieces:
+                        self.wfile.write(piece)
                         self.wfile.flush()
                         time.sleep(reply.gap)
                 except (BrokenPipeError, ConnectionResetError):
@@ -194,14 +199,9 @@ class ScriptedLLMServer:
                     for n, event in enumerate(sse_events(reply)):
                         if reply.gate is not None and n == 3 + len(reply.reasoning):  # the first token is out
                             reply.gate.opened.wait(reply.gate.seconds)
-                        text = event.encode()
-                        i = 0
-                        while i < len(text):  # small random pieces, each flushed on its own
-                            n = server.rng.randint(1, 24)
-                            piece = text[i : i + n]
+                        for piece in server.scattered(event.encode()):  # each flushed on its own
                             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
                             self.wfile.flush()
-                            i += n
                         if reply.delay:
                             time.sleep(reply.delay)
                     if reply.cut_after is not None:
@@ -218,6 +218,15 @@ class ScriptedLLMServer:
 
         self._httpd = QuietHTTPServer(("127.0.0.1", port), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def scattered(self, data: bytes) -> list[bytes]:
+        """``data`` cut into small random pieces (1 to 24 bytes: a character's bytes may be parted)."""
+        pieces, at = [], 0
+        while at < len(data):
+            size = self.rng.randint(1, 24)
+            pieces.append(data[at : at + size])
+            at += size
+        return pieces
 
     @property
     def base_url(self) -> str:
