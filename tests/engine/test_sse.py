@@ -73,3 +73,11 @@ def test_a_byte_order_mark_at_the_start_is_dropped() -> None:
     for pieces in (["\ufeffdata: first\n\ndata: second\n\n"], ["", "\ufeff", "data: first\n\n", "data: second\n\n"]):
         assert [m.data for m in decode(pieces)] == ["first", "second"]
     assert [m.data for m in decode(["data: a\ufeff\n\n", "\ufeffdata: b\n\n"])] == ["a\ufeff"]  # only at the start
+
+
+def test_an_error_event_without_data_and_a_json_line_without_data_are_messages() -> None:
+    # The format drops both; they are how servers say that they failed (see SSEDecoder)
+    text = 'data: a\n\nevent: error\n\n{"error": "stopped"}\nevent: error\ndata:\n\n: ping\n{\n"x": 1}\n\n'
+    expected = [("message", "a"), ("error", ""), ("message", '{"error": "stopped"}'), ("error", "")]
+    for pieces in ([text], list(text)):  # whole, and a character at a time
+        assert [(m.event, m.data) for m in decode(pieces)] == expected

@@ -245,6 +245,8 @@ class LLMClient:
                     raise BadResponse(f"The model server's reply went on past {MAX_HELD // (1024 * 1024)} MB, "
                                       "which is no answer.")
             text = reply.text()
+            if BLANK.fullmatch(text):  # no bytes at all, labelled as JSON: it was "JSON that holds no answer: ''"
+                raise _sent_nothing(begun)
             deltas = whole_deltas(text, begun)
             if not deltas:
                 raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
@@ -352,6 +354,8 @@ class LLMClient:
             raise _broke_off(begun or got_any) from exc
         finally:
             await chunks.aclose()
+        if not finished and not started:  # 200 and then no bytes at all (LM Studio's, at times)
+            raise _sent_nothing(begun)
         if not finished and not (begun or got_any):  # a server that fails once its stream began
             # (text-generation-webui with no model loaded, a crash): "the text so far is kept" was said of none
             raise StreamInterrupted(f"The server closed the stream before any of the answer came. {_NOTHING_CAME}")
@@ -442,6 +446,15 @@ def _broke_off(begun: bool) -> StreamInterrupted:
                                  f"{_NOTHING_CAME}")
     return StreamInterrupted("The connection to the model server broke off in the middle of the answer. The text "
                              "so far is kept.")
+
+
+def _sent_nothing(begun: bool) -> StreamInterrupted:
+    """A reply that came with no bytes at all: neither words nor an error to show. It was said to have been cut
+    off, or to be JSON that holds no answer; why it failed (a model not loaded, say) is the server's to tell,
+    in its log, and is not guessed here."""
+    kept = " The text so far is kept." if begun else ""
+    return StreamInterrupted("The model server took the question but sent nothing back: an empty reply, with no "
+                             f"words and no error.{kept} The server's own log says why; try again.")
 
 
 _DAY = 24 * 60 * 60  # a longer wait than this is said as "more than a day"

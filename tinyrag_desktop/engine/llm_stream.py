@@ -63,7 +63,9 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
     if data == "[DONE]":  # the calls of a server that ends with no finish_reason are given back first
         pending = calls.as_blocks() if calls else ""
         return [*([Delta(pending)] if pending else []), None]
-    if not data:
+    if not data:  # an error event without words (no data, or blank) is still an error
+        if event == "error":
+            raise _stream_error("", kept)
         return []
     try:
         obj = json.loads(data)
@@ -99,7 +101,9 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
             delta = choice.get("message") or {}
         if not isinstance(delta, dict):  # not the format's shape ("delta": "Hello"): nothing to read
             continue
-        content = _text_of(delta.get("content"))
+        # "text" beside no content: the completions API's chunk ({"text": "Hi"}), which some llama.cpp and
+        # koboldcpp builds send on the chat endpoint; its words were dropped, and the answer was empty
+        content = _text_of(delta.get("content")) or _text_of(choice.get("text"))
         reasoning = _text_of(delta.get("reasoning_content") or delta.get("reasoning"))
         try:
             calls.add(delta.get("tool_calls"))

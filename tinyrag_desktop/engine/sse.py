@@ -31,7 +31,10 @@ class SSEDecoder:
     One field the format does not have is read too: llama.cpp's server writes an error in the stream as
     ``error: {"code": 500, "message": …}`` (its own field, not ``data``). It comes as a message of event
     ``error``, after the message's data if it had any; the format would drop it, and the answer was cut
-    short with nothing said."""
+    short with nothing said. So is an ``event: error`` with no data, which the format drops too: the answer
+    ended as if whole, or was said to be cut off, where the server had said that it failed. And a line that is
+    a JSON object by itself, without ``data:`` (Ollama's server writes an error so once a stream has begun),
+    comes as a message of its own."""
 
     def __init__(self) -> None:
         self._partial = ""
@@ -83,7 +86,7 @@ class SSEDecoder:
 
     def _line(self, line: str, out: list[SSEMessage]) -> None:
         if not line:
-            if self._data:
+            if self._data or (self._event == "error" and not self._error):
                 out.append(SSEMessage("\n".join(self._data), self._event or "message"))
             if self._error:
                 out.append(SSEMessage("\n".join(self._error), "error"))
@@ -91,6 +94,9 @@ class SSEDecoder:
             return
         if line.startswith(":"):
             return  # a comment, used as keep-alive
+        if line.startswith("{") and line.rstrip().endswith("}"):  # an object on one line, without "data:"
+            out.append(SSEMessage(line))
+            return
         field, _, value = line.partition(":")
         if value.startswith(" "):
             value = value[1:]
