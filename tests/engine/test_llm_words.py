@@ -103,6 +103,20 @@ async def test_a_wrong_model_name_offers_only_models_that_chat() -> None:
                                  "Choose one in Settings (or pass --model).")
 
 
+async def test_lm_studio_with_no_model_loaded_is_not_said_to_lack_the_model_asked_for() -> None:
+    # LM Studio's 404 when nothing is loaded: "has no model called “qwen”: No models loaded." blamed the name
+    said = "No models loaded. Please load a model in the developer page or use the `lms load` command."
+    for models in ((), ("qwen",)):
+        with ScriptedLLMServer(models=models) as server:
+            server.queue(Status(404, {"error": {"message": said, "code": "model_not_found"}}))
+            async with httpx.AsyncClient() as http:
+                with pytest.raises(ModelNotFound) as caught:
+                    async for _ in LLMClient(http, server.base_url).stream_chat(
+                            [{"role": "user", "content": "Hi"}], model="qwen"):
+                        pass
+        assert str(caught.value) == f"The server has no model loaded: {said}"
+
+
 def answering(body: str | bytes, content_type: str = "application/json", status: int = 200,
               headers: dict[str, str] | None = None) -> type[BaseHTTPRequestHandler]:
     """A server that answers every request (models, chat) with ``body``, as a broken or hostile one may."""

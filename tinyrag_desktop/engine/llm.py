@@ -386,6 +386,9 @@ class LLMClient:
                     f"The server {NO_SUCH_MODEL}{model}”. It has: {listed}. {CHOOSE_ANOTHER}",
                     models,
                 )
+            if "no models loaded" in said or "no model loaded" in said:
+                # LM Studio with nothing loaded: the model's name is not what is wrong
+                return ModelNotFound(f"The server has no model loaded: {message}", models)
             if status == 404 and "model" in said:
                 return ModelNotFound(f"The server {NO_SUCH_MODEL}{model}”: {message}", models)
         return self._status_error(status, message, what="answer")
