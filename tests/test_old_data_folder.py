@@ -9,12 +9,15 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from tinyrag_desktop.chat_export import export_markdown
 from tinyrag_desktop.chats import open_chat_store
 from tinyrag_desktop.cli import main
 from tinyrag_desktop.settings import load_settings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "old_data"
+OLD_DOCS = "/tmp/upgrade46/docs-v120"  # where the older version imported FIXTURE / "docs" from
 SOURCES = {"Gadget handbook": 2, "sprockets.txt": 1, "Widgets": 3, "Doohickeys": 1}  # title: passages
 CHATS = {  # title: (persona, tool calls of its answer as (tool, status))
     "Please calc seventeen times three": ("Assistant", [("calculate", "done")]),
@@ -57,6 +60,28 @@ def test_every_source_is_listed_and_found_and_a_new_one_is_added(tmp_path, capsy
     assert main(["kb", "list", "--data-dir", str(data)]) == 0
     titles = [line.split("  ")[-1] for line in capsys.readouterr().out.splitlines() if line.lstrip()[:1].isdigit()]
     assert sorted(titles) == sorted([*SOURCES, "gizmos.txt"])
+
+
+@pytest.mark.parametrize("moved", [True, False])
+def test_its_documents_imported_again_are_said_unchanged_and_moved_not_stored_twice(tmp_path, capsys, moved):
+    # An upgrade marks the older version's sources to be read again (it indexed no links), and the mark hid
+    # their content hashes: the documents' folder, moved and imported again, had each file stored a second
+    # time (8 sources for 4, every passage found twice), and imported where it was, said "4 updated" of files
+    # that had not changed.
+    data = old_data_folder(tmp_path / "data")
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURE / "docs", docs)
+    with closing(sqlite3.connect(data / "knowledge.db")) as db, db:
+        db.execute("UPDATE sources SET location = replace(location, ?, ?)",
+                   (OLD_DOCS, str(tmp_path / "gone" if moved else docs)))
+    assert main(["kb", "add", str(docs), "--data-dir", str(data)]) == 0
+    said = capsys.readouterr().out
+    assert ("0 added, 4 updated (4 unchanged but read again: an older version imported them), 0 unchanged"
+            + (", 4 moved" if moved else " (")) in said
+    assert main(["kb", "list", "--data-dir", str(data)]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sorted(line.strip() for line in listed if line.startswith("       ")) == sorted(
+        str(docs / name) for name in ("gadgets.html", "sprockets.txt", "widgets.md", "sub/doohickey.md"))
 
 
 def test_every_setting_and_persona_is_kept(tmp_path):
