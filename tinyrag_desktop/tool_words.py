@@ -17,7 +17,7 @@ DENIED_NOTE = "You chose not to run this command."
 # --allow-shell-exec"): only the setting is said, as the window has no command line to pass a flag to.
 _SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
 # A setting named in such a reason as an older version labelled it, which its chats keep: said as Settings
-# labels it now (a chat from 0.1 sent the user looking for "Allow nanoGo", which Settings no longer shows).
+# labels it now (a chat from the first days sent the user looking for "Allow nanoGo", which Settings no longer shows).
 _RENAMED_SETTINGS = {"Allow nanoGo": "Allow Go code (nanoGo)"}
 # Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): what a
 # person is told stops there (the open card shows all of it).
