@@ -16,6 +16,9 @@ DENIED_NOTE = "You chose not to run this command."
 # The setting a disabled tool's reason names ("enable 'Allow shell commands' in Settings or pass
 # --allow-shell-exec"): only the setting is said, as the window has no command line to pass a flag to.
 _SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
+# A setting named in such a reason as an older version labelled it, which its chats keep: said as Settings
+# labels it now (a chat from the first days sent the user looking for "Allow nanoGo", which Settings no longer shows).
+_RENAMED_SETTINGS = {"Allow nanoGo": "Allow Go code (nanoGo)"}
 # Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): what a
 # person is told stops there (the open card shows all of it).
 _TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
@@ -135,7 +138,8 @@ def off_note(error: str | None, tool: str) -> str | None:
         return None                                   # turns it on, and the reason says what does
     if named is None:
         return "This tool is off. Turn it on in Settings to use it."
-    return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
+    setting = _RENAMED_SETTINGS.get(named.group(1), named.group(1))
+    return f"This tool is off. Turn on “{setting}” in Settings to use it."
 
 
 # What a call's card is titled, and what a copied answer and an exported chat call the tool: the tool in a

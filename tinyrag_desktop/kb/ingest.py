@@ -46,6 +46,7 @@ from .path_case import Spellings, ignores_case
 from .unfinished import Marker
 from .reader_worker import Readers
 from .store import KnowledgeBase, local_moment, new_load_id
+from .store_schema import stored_hashes
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -385,7 +386,7 @@ class Importer(ImportReadingMixin):
             return None, False
         if existing is None and source.also and source.also != source.location:
             existing = self.kb.source_by_location(source.also)
-        reread = existing is not None and existing.content_hash == source.digest \
+        reread = existing is not None and existing.content_hash in stored_hashes(source.digest) \
             and self.kb.reader_version(existing.id) < READER_VERSION
         doc = source.doc
         self.kb.replace_source(title=doc.title, location=source.location, type=doc.type, size=source.size,

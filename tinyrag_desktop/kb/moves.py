@@ -18,9 +18,10 @@ import os
 from .import_items import _deleted
 from .models import SourceInfo
 from .store import KnowledgeBase, _now
+from .store_schema import stored_hashes
 
 _SAME_BYTES = ("SELECT id, title, location, type, size, content_hash, imported_at, load_id, chunk_count"
-               " FROM sources WHERE content_hash = ? ORDER BY imported_at DESC, id DESC")
+               " FROM sources WHERE content_hash IN (?, ?) ORDER BY imported_at DESC, id DESC")
 
 
 def left_behind(kb: KnowledgeBase, location: str, digest: str, folder_gone: bool = False) -> list[SourceInfo]:
@@ -28,7 +29,7 @@ def left_behind(kb: KnowledgeBase, location: str, digest: str, folder_gone: bool
     left: the same bytes and name, another path, gone from the disk (with ``folder_gone``, its whole folder
     gone: a file deleted from a folder still there is that folder's import's to remove); the newest first."""
     name = os.path.basename(location)
-    found = [SourceInfo(*row) for row in kb.conn.execute(_SAME_BYTES, (digest,)).fetchall()]
+    found = [SourceInfo(*row) for row in kb.conn.execute(_SAME_BYTES, stored_hashes(digest)).fetchall()]
     return [source for source in found if source.location != location and os.path.isabs(source.location)
             and os.path.basename(source.location) == name and _deleted(source.location)
             and (not folder_gone or _deleted(os.path.dirname(source.location)))]

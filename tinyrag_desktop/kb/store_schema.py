@@ -46,6 +46,13 @@ _WAIT_STEP_MS = 100
 _RELINK_MARK = "relink:"
 
 
+def stored_hashes(digest: str) -> tuple[str, str]:
+    """The content hashes a source read from bytes hashing to ``digest`` may be stored with: the digest, or
+    the digest an upgrade marked to be read again (SchemaMixin._migrate). A marked source is the same file:
+    found again under another path it is moved, not stored twice."""
+    return digest, _RELINK_MARK + digest
+
+
 def needs_rebuild(data_dir: Path) -> bool:
     """Whether opening the knowledge base in ``data_dir`` for writing will first rebuild its search index
     (written by an older version, or under other Unicode tables: see KnowledgeBase._migrate). That takes
