@@ -36,6 +36,7 @@ from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
+from .busy_close import BusyAtClose
 from .draft_close import DraftsAtClose
 from .confirm_dialog import Confirmer
 from .dialog_focus import give_focus_back_after_dialogs
@@ -143,6 +144,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written
+        self.busy_at_close = BusyAtClose(self)  # an answer, a Go run or an import under way: asked first
         self.drafts_at_close = DraftsAtClose(self)
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
@@ -539,15 +541,23 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         return window_layout.layout_settings(self.data_dir)
 
     def close_unasked(self) -> None:
-        """Close as Quit does, without asking about unsent text that could not be saved (Ctrl+C, SIGTERM)."""
-        self.drafts_at_close.let_close()
+        """Close as Quit does, without asking about work under way or unsent text that could not be saved
+        (Ctrl+C, SIGTERM)."""
+        self.let_close()
         self.close()
+
+    def let_close(self) -> None:
+        """Close from now on without asking (the system ends the app: nobody is there to answer)."""
+        self.busy_at_close.let_close()
+        self.drafts_at_close.let_close()
 
     def save_layout(self) -> None:
         window_layout.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if self.drafts_at_close.holds(event):  # unsent text could not be saved: asked first
+        # Quit, the close button and the system's Quit alike: asked first while an answer is written, a Go
+        # program or an import runs, then while unsent text could not be saved
+        if self.busy_at_close.holds(event) or self.drafts_at_close.holds(event):
             return
         self.waiting.closing = True  # a waiting question stays stored as not asked, with Retry
         self.bridge.stop()
