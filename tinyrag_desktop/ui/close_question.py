@@ -30,14 +30,15 @@ class QuestionAtClose:
         self.box: QMessageBox | None = None  # the question, while it is open
         self.close_button: QPushButton | None = None  # its button that closes all the same
         self.let_go = False  # closing from now on without asking: nobody is there to answer
-        self._answered = False  # the user chose to close: the close that follows is not asked again
+        # The user chose to close: not asked again as the close goes on to the window's next question, until
+        # one is answered by keeping the window open (then each asks again at the next close)
+        self.answered = False
 
     def holds(self, event: QCloseEvent) -> bool:
         """Whether the window stays open (``event`` ignored) while the user is asked. Whatever goes wrong in
         finding out whether to ask lets the window close: a window that cannot be closed is worse."""
-        answered, self._answered = self._answered, False
         try:
-            reason = None if self.let_go or answered or self._win.scripted else self._reason()
+            reason = None if self.let_go or self.answered or self._win.scripted else self._reason()
         except Exception:  # noqa: BLE001 (e.g. the chat history unreadable as its disk went away)
             log.exception("could not tell whether to ask before closing; closing")
             reason = None
@@ -48,8 +49,7 @@ class QuestionAtClose:
         win = self._win
         if win.isMinimized():  # a question on a minimized window is out of sight (a sheet on macOS)
             win.showNormal()
-        win.raise_()
-        win.activateWindow()
+        win.raise_()  # the question is activated, not the window: Esc and Enter are the question's
         if self.box is None:
             box, self.close_button, keep = self._question(reason)
             self.box = box
@@ -84,5 +84,8 @@ class QuestionAtClose:
         self.box = None
         box.deleteLater()
         if box.clickedButton() is self.close_button:
-            self._answered = True
+            self.answered = True
             self._win.close()
+        else:
+            for question in self._win.close_questions:
+                question.answered = False

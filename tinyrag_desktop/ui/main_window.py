@@ -148,6 +148,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written
         self.busy_at_close = BusyAtClose(self)  # an answer, a Go run or an import under way: asked first
         self.drafts_at_close = DraftsAtClose(self)
+        self.close_questions = (self.busy_at_close, self.drafts_at_close)  # asked in this order as it closes
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
@@ -572,8 +573,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
     def let_close(self) -> None:
         """Close from now on without asking (the system ends the app: nobody is there to answer)."""
-        self.busy_at_close.let_close()
-        self.drafts_at_close.let_close()
+        for question in self.close_questions:
+            question.let_close()
 
     def save_layout(self) -> None:
         window_layout.save(self)
@@ -581,7 +582,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         # Quit, the close button and the system's Quit alike: asked first while an answer is written, a Go
         # program or an import runs, then while unsent text could not be saved
-        if self.busy_at_close.holds(event) or self.drafts_at_close.holds(event):
+        if any(question.holds(event) for question in self.close_questions):
             return
         self.waiting.closing = True  # a waiting question stays stored as not asked, with Retry
         self.bridge.stop()
