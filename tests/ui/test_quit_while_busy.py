@@ -169,6 +169,7 @@ def test_the_words_name_everything_under_way():
                     "import is still running (12 of 1,500 sources done). Quit anyway?")
     assert "The 2 questions waiting for it stay in their chats, not asked, with Retry." in details
     assert busy_words(["import"])[0] == "The knowledge base import is still running. Quit anyway?"
+    assert busy_words(["answer"], elsewhere="Plans")[0] == "An answer is still being written in “Plans”. Quit anyway?"
 
 
 def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
@@ -205,3 +206,16 @@ def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make
     assert not _boxes(win) and win.drafts_at_close.box is None
     assert qloop.run(finished) == "stopped"
     gate.opened.set()
+
+
+def test_an_answer_written_in_another_chat_is_named(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server, "Tell me a story")
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    win.new_chat()  # it goes on out of sight
+    win.close()
+    box = _asked(win, qtbot)
+    assert box.text() == "An answer is still being written in “Tell me a story”. Quit anyway?"
+    box.defaultButton().click()
+    gate.opened.set()
+    assert qloop.run(finished) == "done"

@@ -32,7 +32,7 @@ class BusyAtClose(QuestionAtClose):
         return [what for what, on in going.items() if on]
 
     def _question(self, going: list[str]) -> tuple[QMessageBox, QPushButton, QPushButton]:
-        text, details = busy_words(going, self._import_done(), len(self._win.waiting.chats()))
+        text, details = busy_words(going, self._import_done(), len(self._win.waiting.chats()), self._elsewhere())
         box = QMessageBox(QMessageBox.Icon.Warning, TITLE, text, QMessageBox.StandardButton.NoButton, self._win)
         box.setObjectName("quitWhileBusy")
         box.setInformativeText(details)
@@ -44,16 +44,23 @@ class BusyAtClose(QuestionAtClose):
         cancel.setAccessibleName("Cancel: keep working")
         return box, quit_, cancel
 
+    def _elsewhere(self) -> str:
+        """The title of the chat whose answer is written, when it is not the one open ("" when it is)."""
+        win = self._win
+        return "" if win._stream_chat in (None, win.chat_id) else win.waiting.answering_title()
+
     def _import_done(self) -> tuple[int, int] | None:
         win = self._win
         progress = win.kb_dock.widget().import_progress() if win.kb_dock is not None else None
         return (progress.done, progress.total) if progress is not None and progress.total else None
 
 
-def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: int = 0) -> tuple[str, str]:
+def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: int = 0,
+               elsewhere: str = "") -> tuple[str, str]:
     """The question, and what quitting does, for what is ``going`` (see BusyAtClose._reason); ``imported``:
-    the running import's (done, total) sources, when known; ``waiting``: questions waiting their turn."""
-    said = {"answer": "an answer is still being written",
+    the running import's (done, total) sources, when known; ``waiting``: questions waiting their turn;
+    ``elsewhere``: the title of the chat being answered, when it is not the one open."""
+    said = {"answer": "an answer is still being written" + (f" in “{elsewhere}”" if elsewhere else ""),
             "go": "a Go program is still running",
             "import": "the knowledge base import is still running"
                       + (f" ({imported[0]:,} of {imported[1]:,} sources done)" if imported else "")}
