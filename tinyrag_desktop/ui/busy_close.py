@@ -4,9 +4,9 @@ import into the knowledge base.
 Quit closed the window at once: the answer was cut short (kept, marked as stopped), a running tool or Go
 program stopped, an import stopped between two sources. Nothing was lost that the user could not get back,
 but nothing said it either, and a Ctrl+Q meant for another window cut a long answer short. Now the close
-asks first, saying what would stop and what is kept. Cancel is the default (Enter and Esc keep working):
-a key pressed by mistake must not cut an answer short; Quit is Alt+Q. With nothing under way, Quit quits
-without a question.
+asks first, saying what would stop and what is kept. Cancel is the default, for Enter and Esc alike: a key
+pressed by mistake must not cut an answer short; Quit is Alt+Q. With nothing under way, Quit quits without
+a question.
 """
 
 from __future__ import annotations
