@@ -295,9 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     window.scripted, window.shell_held = bool(args.ask), held
     if guard is not None:
         guard.raiseRequested.connect(window.bring_to_front)
-    # Windows' shutdown or logoff quits the app and then ends it: unsent text that could not be saved is
-    # not asked about then (nobody could answer, and the rest of the close would not run)
-    app.aboutToQuit.connect(window.drafts_at_close.let_close)
+    # Windows' shutdown or logoff quits the app and then ends it: work under way and unsent text that could
+    # not be saved are not asked about then (nobody could answer, and the rest of the close would not run)
+    app.aboutToQuit.connect(window.let_close)
     lost: list[str] = []  # what Qt said when the display went away, if it did
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state

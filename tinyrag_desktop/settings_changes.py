@@ -7,13 +7,14 @@ this run's command line or environment (``--base-url``, ``TINYRAG_API_KEY``), wh
 only. Now only the settings changed in the window are written, over the file as it is at that moment, which
 is read and written back under its lock (file_lock.py): another window's save at the same moment is kept too.
 The personas are one setting but many entries: only those changed in the window are written, by name.
+A change another program makes while the window is open is followed by the window (ui/settings_watch.py).
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .file_lock import GUI_WAIT_S, locked
 from .settings import SETTINGS_FILE, Settings, decoded, from_mapping, savable, try_save_settings
@@ -28,7 +29,6 @@ def with_file(data_dir: Path, before: Settings, after: Settings) -> Settings | d
     default unseen. No file yet: over the defaults, so this run's --base-url or TINYRAG_API_KEY is not
     written. A file that cannot be read or is damaged (by another program's edit) is no base: ``after`` is
     written whole then, as before."""
-    changed = {key: after[key] for key in after if after[key] != before[key]}
     try:
         raw, _notes = decoded((Path(data_dir) / SETTINGS_FILE).read_bytes())
     except FileNotFoundError:
@@ -38,9 +38,22 @@ def with_file(data_dir: Path, before: Settings, after: Settings) -> Settings | d
         return after
     on_disk, _warnings = from_mapping(raw)  # what it holds beside the keys: the defaults of those it lacks
     kept = {key: value for key, value in raw.items() if savable({key: value})}  # (from_mapping said the rest)
-    if "personas" in changed and isinstance(kept.get("personas"), dict):
-        changed["personas"] = personas_merged(kept["personas"], before["personas"], after["personas"])
-    return {**on_disk.to_json(), **kept, **changed}
+    return {**on_disk.to_json(), **kept, **edits(before, after, kept)}
+
+
+def edits(before: Settings, after: Settings, now: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings changed from ``before`` to ``after``, to put over ``now`` (the file's settings, or the
+    window's, as they are now): the personas merged by name (personas_merged)."""
+    changed = {key: after[key] for key in after if after[key] != before[key]}
+    if "personas" in changed and isinstance(now.get("personas"), dict):
+        changed["personas"] = personas_merged(now["personas"], before["personas"], after["personas"])
+    return changed
+
+
+def edited_over(now: Settings, before: Settings, after: Settings) -> Settings:
+    """``now`` with the edits from ``before`` to ``after``: a Settings window opened before another program
+    changed a setting (followed since, see ui/settings_watch.py) puts none of its old values back."""
+    return now.replace(**edits(before, after, now))
 
 
 def personas_merged(now: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -551,6 +551,10 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
             if seg.code_blocks():
                 seg.refresh()
 
+    def runs_going(self) -> bool:
+        """Whether a Go block of this answer is running now (Run)."""
+        return any(seg.runs_going() for seg in self._segments)
+
     def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop the Go runs of this answer's code blocks (it is being closed); the cancelled tasks."""
         return [task for seg in self._segments for task in seg.cancel_runs()]

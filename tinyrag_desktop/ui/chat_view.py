@@ -453,6 +453,10 @@ class ChatView(QScrollArea):
                 out.append(w)
         return out
 
+    def runs_going(self) -> bool:
+        """Whether a Go block of the conversation is running now (Run)."""
+        return any(answer.runs_going() for answer in self.answers())
+
     def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop every Go block run in the conversation (the chat or window is closing); the tasks."""
         return [task for answer in self.answers() for task in answer.cancel_runs()]

@@ -136,6 +136,10 @@ class ImportingMixin:
     def is_importing(self) -> bool:
         return self._worker is not None and self._worker.is_alive()
 
+    def import_progress(self) -> Progress | None:
+        """How far the running import is (None while it lists what to import, or when none runs)."""
+        return self._progress if self.is_importing() else None
+
     def import_items(self, items: Sequence[ImportItem | str], force: bool = False) -> bool:
         """Start importing ``items`` off the GUI thread. While an import (or a Delete) runs they wait, and
         start when it is done: files dropped meanwhile are not lost. False when there is nothing to import."""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done
 from ..settings import SERVER_DEFAULT_MODEL, Settings
-from ..settings_changes import save_changes
+from ..settings_changes import edited_over, save_changes
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, AnswerSaver
@@ -36,6 +36,7 @@ from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
+from .busy_close import BusyAtClose
 from .draft_close import DraftsAtClose
 from .confirm_dialog import Confirmer
 from .dialog_focus import give_focus_back_after_dialogs
@@ -53,6 +54,8 @@ from .recolour import cover_view, recolour_chat
 from .platform_start import quiet_font_warnings
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
+from .settings_fields import label_for
+from .settings_watch import SettingsWatch
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
 from .status_bar import ElidingStatusBar
@@ -143,7 +146,9 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written
+        self.busy_at_close = BusyAtClose(self)  # an answer, a Go run or an import under way: asked first
         self.drafts_at_close = DraftsAtClose(self)
+        self.close_questions = (self.busy_at_close, self.drafts_at_close)  # asked in this order as it closes
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
@@ -157,6 +162,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._connect_bridge()
         self._refresh_chats()
         self._watch_chats()  # chats an `--ask` run beside the window saves are listed within 2 s
+        self.settings_watch = SettingsWatch(self.data_dir, self.follow_settings, self)  # changed elsewhere: used
         # A start picks up where the last one left off: the chat that was open, if it is still there, and
         # what was typed and not sent (kept as it is typed: a crash lost it)
         last = window_layout.last_chat(self.data_dir, self.store) if reopen_last else None
@@ -489,9 +495,12 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         dialog = SettingsDialog(self.settings, self._list_models, self, self.status.listed())
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
-        # written on Save: a failed write keeps the dialog open, with the edits
-        dialog.commit = lambda settings: save_changes(self.data_dir, self.settings, settings)
-        dialog.saved.connect(lambda settings: self.apply_settings(settings, save=False, said=True))
+        # written on Save: a failed write keeps the dialog open, with the edits. Only the edits, written and
+        # used: a setting another program changed while it was open is not put back (settings_watch.py)
+        opened = self.settings
+        dialog.commit = lambda settings: self.save_settings(opened, settings)
+        dialog.saved.connect(lambda settings: self.apply_settings(edited_over(self.settings, opened, settings),
+                                                                  save=False, said=True))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
@@ -506,7 +515,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> bool:
         """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart).
         False when they could not be saved: nothing changes, and a message says why."""
-        problem = save_changes(self.data_dir, self.settings, settings) if save else None
+        problem = self.save_settings(self.settings, settings) if save else None
         if problem:
             self.problem("Settings", problem)
             return False
@@ -526,6 +535,24 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.settingsApplied.emit(settings)
         return True
 
+    def save_settings(self, before: Settings, after: Settings) -> str | None:
+        """Write the settings changed from ``before`` to ``after`` into settings.json (save_changes): None when
+        written, else why not, in words. The window's own write is no change made elsewhere to follow."""
+        try:
+            return save_changes(self.data_dir, before, after)
+        finally:
+            self.settings_watch.read_again()
+
+    def follow_settings(self, changes: dict[str, Any]) -> None:
+        """Use the settings another program changed in settings.json (settings_watch.py) from now on, as if
+        saved in Settings; the status bar names them."""
+        changes = {name: value for name, value in changes.items() if value != self.settings[name]}
+        if not changes:
+            return
+        self.apply_settings(self.settings.replace(**changes), save=False)
+        names = ", ".join(label_for(name) for name in changes)
+        self.statusBar().showMessage(f"Settings changed in another program are used now: {names}.", 8000)
+
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
         return await export.export_chat(self, path, fmt, chat_id)
 
@@ -539,15 +566,23 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         return window_layout.layout_settings(self.data_dir)
 
     def close_unasked(self) -> None:
-        """Close as Quit does, without asking about unsent text that could not be saved (Ctrl+C, SIGTERM)."""
-        self.drafts_at_close.let_close()
+        """Close as Quit does, without asking about work under way or unsent text that could not be saved
+        (Ctrl+C, SIGTERM)."""
+        self.let_close()
         self.close()
+
+    def let_close(self) -> None:
+        """Close from now on without asking (the system ends the app: nobody is there to answer)."""
+        for question in self.close_questions:
+            question.let_close()
 
     def save_layout(self) -> None:
         window_layout.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if self.drafts_at_close.holds(event):  # unsent text could not be saved: asked first
+        # Quit, the close button and the system's Quit alike: asked first while an answer is written, a Go
+        # program or an import runs, then while unsent text could not be saved
+        if any(question.holds(event) for question in self.close_questions):
             return
         self.waiting.closing = True  # a waiting question stays stored as not asked, with Retry
         self.bridge.stop()

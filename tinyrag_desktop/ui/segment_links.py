@@ -253,6 +253,10 @@ class CodeBlocksMixin:
         """Whether a Go block of this segment has been run (its output is shown under it)."""
         return self._runs is not None
 
+    def runs_going(self) -> bool:
+        """Whether a Go block of this segment is running now."""
+        return bool(self._runs and self._runs.running())
+
     def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop every run of this segment (its answer or chat is closing); the cancelled tasks."""
         return self._runs.cancel_all() if self._runs else []

@@ -92,14 +92,14 @@ class WaitingQuestions(QObject):
         "Error: … was not asked… Press Retry" of a question asked moments later)."""
         return {w.stand_in_id for w in self._queue if not w.again and w.stand_in_id is not None}
 
-    def _answering_title(self) -> str:
+    def answering_title(self) -> str:
         chat = self._win.store.get_chat(self._win._stream_chat) if self._win._stream_chat else None
         return chat.title if chat and chat.title else "another chat"
 
     def _turn_words(self, chat_id: str | None) -> str:
         """After what ``chat_id``'s question is asked: "the answer in “Story”", and the questions ahead of it
         (the second of two waiting chats said it waited for the answer in “Story” alone)."""
-        words = f"the answer in “{self._answering_title()}”"
+        words = f"the answer in “{self.answering_title()}”"
         ahead = [w.chat_id for w in self._queue[:next((i for i, w in enumerate(self._queue)
                                                        if w.chat_id == chat_id), len(self._queue))]]
         if len(ahead) == 1:

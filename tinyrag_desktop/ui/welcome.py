@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from ..hidden_passwords import hide_passwords
 from ..settings import defaults
-from ..settings_changes import save_changes
 from .status import LOADING
 
 if TYPE_CHECKING:
@@ -226,7 +225,7 @@ class WelcomeController:
                               f"at {found.base_url}. To go back, change Server URL in Settings."])
         # Only the server and model go into the file (settings_changes): not this run's --base-url nor
         # TINYRAG_API_KEY, nor the window's values over what was edited there by hand since it opened.
-        if problem := save_changes(win.data_dir, win.settings, settings):
+        if problem := win.save_settings(win.settings, settings):
             log.warning("could not save the server found: %s", problem)
             win.show_notices([f"{said} It is used now, but the settings file could not be saved, so the next "
                               f"start looks for a server again. {problem}"])

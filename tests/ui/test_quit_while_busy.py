@@ -1,0 +1,221 @@
+"""Quitting while an answer is written, a Go program runs or an import runs asks once, Quit / Cancel (Cancel
+the default, Esc's too); Quit keeps the answer so far, stopped, and ends cleanly. With nothing under way Quit
+quits at once. Before, Ctrl+Q, the close button and the system's Quit closed at once, cutting them short."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from tests.sse_server import Stream
+from tinyrag_desktop.ui.busy_close import busy_words
+
+from .conftest import held_answer, tokens, wait_until
+from .test_run_go import FOREVER, _go_segment, _workers
+
+STORY = "Hello there, this is a long answer."
+
+
+def _boxes(win) -> list[QMessageBox]:
+    return [box for box in win.findChildren(QMessageBox, "quitWhileBusy") if box.isVisible()]
+
+
+def _ctrl_q(win, qtbot) -> None:
+    """Ctrl+Q pressed in the window, as a person does."""
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    QTest.keyClick(QApplication.focusWidget() or win, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+
+
+def _asked(win, qtbot) -> QMessageBox:
+    """The question, once open, and the active window (as the window system makes it: offscreen Qt does not
+    always, and a key pressed went to the window under it)."""
+    qtbot.waitUntil(lambda: len(_boxes(win)) == 1)
+    box = _boxes(win)[0]
+    qtbot.waitUntil(lambda: bool(box.isActiveWindow() or box.activateWindow()))  # (None: waitUntil's "passed")
+    return box
+
+
+def _stored_answer(data: Path) -> tuple[str, str]:
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        return db.execute("SELECT content, status FROM messages WHERE role = 'assistant'").fetchone()
+
+
+@pytest.mark.parametrize("how", ["ctrl_q", "close_button"])  # the system's Quit: test_quit_while_busy_app
+def test_quitting_while_an_answer_is_written_asks_first_and_cancel_keeps_it_going(make_window, server, qloop,
+                                                                                  qtbot, how):
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    if how == "ctrl_q":
+        _ctrl_q(win, qtbot)
+    else:  # the window manager's close asks the window as Qt's close() does
+        win.close()
+    box = _asked(win, qtbot)
+    assert win.isVisible()
+    assert box.text() == "An answer is still being written. Quit anyway?"
+    assert "what it has written so far stays in the chat, marked as stopped" in box.informativeText()
+    assert [b.text() for b in box.buttons()] == ["&Quit", "&Cancel"] or \
+        sorted(b.text() for b in box.buttons()) == ["&Cancel", "&Quit"]
+    assert box.defaultButton().text() == "&Cancel" and box.escapeButton() is box.defaultButton()
+    QTest.keyClick(box, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not _boxes(win))
+    assert win.isVisible() and win.bridge.is_running()  # still writing
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    win.close()  # nothing under way now: closes without a question
+    assert not win.isVisible() and not _boxes(win)
+
+
+def test_quit_keeps_the_answer_so_far_marked_as_stopped(make_window, server, qloop, qtbot, tmp_path):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    _ctrl_q(win, qtbot)
+    box = _asked(win, qtbot)
+    win.close()  # asked again (the close button, a second Ctrl+Q) while the question is open: still one
+    win.close()
+    assert _boxes(win) == [box] and box.isVisible()
+    assert [b for b in box.buttons() if b.text() == "&Quit"][0].accessibleName() == "Quit now"
+    assert QAccessible.queryAccessibleInterface(box).text(QAccessible.Text.Name) == "Quit tinyRAG Desktop?"
+    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert qloop.run(finished) == "stopped"
+    qloop.run(win.aclose())
+    gate.opened.set()
+    content, status = _stored_answer(data)
+    assert status == "stopped" and content.startswith("Hell") and content != STORY
+
+
+def test_nothing_under_way_quits_without_a_question(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens(STORY)))
+    win = make_window(server.base_url)
+    win.ask("Tell me a story")
+    qloop.run(wait_until(lambda: not win.bridge.is_running()))
+    _ctrl_q(win, qtbot)
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert not _boxes(win)
+
+
+def test_ctrl_c_or_sigterm_while_an_answer_is_written_closes_without_asking(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    win.close_unasked()
+    assert not win.isVisible() and not _boxes(win)
+    assert qloop.run(finished) == "stopped"
+    gate.opened.set()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc to see child processes")
+def test_quitting_while_a_go_program_runs_asks_and_quit_stops_it(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens(FOREVER)))
+    win = make_window(server.base_url, allow_nanogo=True, tool_timeout=60.0)
+    win.ask("An endless Go loop")
+    qloop.run(wait_until(lambda: not win.bridge.is_running()))
+    task = _go_segment(win.view.answers()[-1]).run_go(0)
+    qloop.run(wait_until(_workers, timeout=10))
+    win.close()
+    box = _asked(win, qtbot)
+    assert box.text() == "A Go program is still running. Quit anyway?"
+    win.busy_at_close.close_button.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
+    qloop.run(win.aclose())
+    assert task.cancelled()
+    qloop.run(wait_until(lambda: not _workers(), timeout=5))
+
+
+def test_quitting_during_an_import_asks_with_how_far_it_is(make_window, server, qloop, qtbot, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for n in range(40):
+        (folder / f"note{n:02d}.md").write_text(f"# Note {n}\n\nWords about herons, number {n}.\n", encoding="utf-8")
+    win = make_window(server.base_url, data_dir=tmp_path / "data")
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    release = threading.Event()  # the import waits at its third source: it is under way when asked
+
+    def hold(progress) -> None:
+        if threading.current_thread() is not threading.main_thread() and progress.done >= 3:
+            release.wait(30)
+
+    panel._relay.progress.connect(hold, Qt.ConnectionType.DirectConnection)
+    try:
+        panel.import_items([str(folder)])
+        qloop.run(wait_until(lambda: panel.import_progress() is not None and panel.import_progress().done >= 3))
+        win.close()
+        box = _asked(win, qtbot)
+        assert box.text() == "The knowledge base import is still running (3 of 40 sources done). Quit anyway?"
+        assert "the sources stored so far are kept" in box.informativeText()
+        box.defaultButton().click()  # Cancel
+        qtbot.waitUntil(lambda: not _boxes(win))
+        assert win.isVisible() and panel.is_importing()
+    finally:
+        release.set()
+        panel.shutdown()
+
+
+def test_the_words_name_everything_under_way():
+    text, details = busy_words(["answer", "go", "import"], (12, 1500), waiting=2)
+    assert text == ("An answer is still being written, a Go program is still running and the knowledge base "
+                    "import is still running (12 of 1,500 sources done). Quit anyway?")
+    assert "The 2 questions waiting for it stay in their chats, not asked, with Retry." in details
+    assert busy_words(["import"])[0] == "The knowledge base import is still running. Quit anyway?"
+    assert busy_words(["answer"], elsewhere="Plans")[0] == "An answer is still being written in “Plans”. Quit anyway?"
+
+
+def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
+                                                                            monkeypatch):
+    import errno
+
+    import tinyrag_desktop.ui.composer as composer
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    win = make_window(server.base_url, reopen_last=True)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    monkeypatch.setattr(composer, "write_whole", full)
+    win.composer.setPlainText("a question typed on a full disk")
+
+    def drafts_box():
+        qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
+        return win.drafts_at_close.box
+
+    win.close()
+    _asked(win, qtbot)
+    win.busy_at_close.close_button.click()  # Quit: the unsent text is asked about next
+    drafts_box().defaultButton().click()  # Keep the window open: the next close asks both again
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is None)
+    assert win.isVisible()
+    win.close()
+    _asked(win, qtbot)
+    win.busy_at_close.close_button.click()
+    drafts_box()
+    win.drafts_at_close.close_button.click()  # Close anyway: closed, with no question about the answer again
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert not _boxes(win) and win.drafts_at_close.box is None
+    assert qloop.run(finished) == "stopped"
+    gate.opened.set()
+
+
+def test_an_answer_written_in_another_chat_is_named(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server, "Tell me a story")
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    win.new_chat()  # it goes on out of sight
+    win.close()
+    box = _asked(win, qtbot)
+    assert box.text() == "An answer is still being written in “Tell me a story”. Quit anyway?"
+    box.defaultButton().click()
+    gate.opened.set()
+    assert qloop.run(finished) == "done"

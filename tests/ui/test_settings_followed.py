@@ -1,0 +1,98 @@
+"""settings.json changed by another program while the window is open is used by the window without a restart,
+and the window's next save never puts its old values back. Before, the window kept what it read as it opened
+until the next start (its saves kept the file's changes, but it went on asking the old server, in the old theme)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tinyrag_desktop.settings import load_settings, save_settings
+
+from .conftest import wait_until
+
+# Another tinyRAG program saving settings, as the window does: its changes over the file, under its lock.
+ELSEWHERE = """
+import json, sys
+from pathlib import Path
+from tinyrag_desktop.settings import load_settings
+from tinyrag_desktop.settings_changes import save_changes
+data, changes = Path(sys.argv[1]), json.loads(sys.argv[2])
+before, _ = load_settings(data)
+problem = save_changes(data, before, before.replace(**changes))
+sys.exit(1 if problem else 0)
+"""
+
+
+def _saved_elsewhere(data: Path, **changes) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    subprocess.run([sys.executable, "-c", ELSEWHERE, str(data), json.dumps(changes)], check=True, env=env,
+                   timeout=60)
+
+
+def _on_disk(data: Path) -> dict:
+    return json.loads((data / "settings.json").read_text(encoding="utf-8"))
+
+
+def test_settings_another_program_saves_are_used_at_once_and_this_runs_address_stays(make_window, server, qloop,
+                                                                                       tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    save_settings(data, load_settings(data)[0].replace(temperature=0.5))  # no base_url of this run's in it
+    win = make_window(server.base_url, data_dir=data)  # started with this run's --base-url, as it were
+    _saved_elsewhere(data, theme="dark", temperature=0.2, chat_model="other-model", max_tools_total=9)
+    qloop.run(wait_until(lambda: win.settings["theme"] == "dark", timeout=6))  # the window's own look, every 2 s
+    assert (win.settings["temperature"], win.settings["chat_model"], win.settings["max_tools_total"]) == \
+        (0.2, "other-model", 9)
+    assert win.settings["base_url"] == server.base_url  # not changed in the file: this run's stays
+    assert win.palette().window().color().lightness() < 128  # dark now
+    words = win.statusBar().currentMessage()
+    assert words.startswith("Settings changed in another program are used now:")
+    assert "Chat model" in words and "Theme" in words
+    assert win.status.model.text() == "Model: other-model ▾"  # the status bar says the model that answers now
+
+
+def test_the_windows_own_save_is_not_followed_as_a_change_from_elsewhere(make_window, server, qloop, tmp_path):
+    # No settings.json yet: the window's save writes its pick over the defaults, the default Server URL with it,
+    # which the window must not then take for a change made elsewhere (it would leave this run's server).
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    win.choose_model("other-model")
+    assert _on_disk(data)["base_url"] != server.base_url
+    assert not win.settings_watch.look()
+    assert win.settings["base_url"] == server.base_url and win.settings["chat_model"] == "other-model"
+
+
+def test_settings_opened_before_a_change_elsewhere_put_none_of_their_old_values_back(make_window, server, qloop,
+                                                                                     qtbot, tmp_path):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    dialog = win.open_settings()  # opened with temperature 0.7
+    _saved_elsewhere(data, temperature=0.2, k=9)
+    assert win.settings_watch.look()  # (the timer's look, at once)
+    assert (win.settings["temperature"], win.settings["k"]) == (0.2, 9)
+    dialog._fields["max_tools_total"].widget.setText("8")  # an edit of its own
+    with qtbot.waitSignal(dialog.saved):
+        dialog._on_save()
+    on_disk = _on_disk(data)
+    assert (on_disk["temperature"], on_disk["k"], on_disk["max_tools_total"]) == (0.2, 9, 8)
+    assert (win.settings["temperature"], win.settings["k"], win.settings["max_tools_total"]) == (0.2, 9, 8)
+
+
+def test_a_damaged_file_or_a_refused_value_elsewhere_leaves_the_windows_settings(make_window, server, qloop,
+                                                                                tmp_path):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    (data / "settings.json").write_text('{"temperature": 0.2,', encoding="utf-8")  # half written
+    assert not win.settings_watch.look()
+    on_disk = {**win.settings.to_json(), "temperature": "warm", "k": 7}  # edited by hand: one value refused
+    (data / "settings.json").write_text(json.dumps(on_disk), encoding="utf-8")
+    assert win.settings_watch.look()
+    assert (win.settings["temperature"], win.settings["k"]) == (0.7, 7)
