@@ -21,7 +21,6 @@ from .written_calls import STOPPED_WRITING
 _STATUS_WORDS = {"ok": "done", "done": "done", "error": "failed", "skipped": "skipped", "running": "stopped"}
 _STATUS_MARK = {"ok": "✓", "done": "✓", "error": "✗", "skipped": "–", "running": "■"}
 _RUNNING_MARK = "⟳"
-_NOTHING_MARK = "○"  # a search that found nothing
 # The language of a call's input written as a code block, by its element or its tool (else "text").
 _INPUT_LANGS = {"source": "go", "nanogo": "go", "shell": "sh"}
 
@@ -54,16 +53,16 @@ def code_span(code: str) -> str:
 
 def _status(tool: StoredTool, live: bool = False) -> tuple[str, str]:
     """The mark and the word for how a call ended, or that it runs (``live``: its answer is still being
-    written). A command the user denied was their choice: "denied", as its card says, not "skipped" (nor
-    "failed", the engine's status for it)."""
+    written). A command the user denied was their choice: ✗ "denied", as its card says, not "failed" (the
+    engine's status for it, which the mark keeps). A search that found nothing: ✓ "nothing found"."""
     if live and tool.status == "running" and not tool.error:
         return _RUNNING_MARK, "running"
     if tool.error == DENIED:
-        return _STATUS_MARK["skipped"], "denied"
+        return _STATUS_MARK["error"], "denied"
     if tool.error == STOPPED_WRITING:  # the user stopped the answer while the model wrote the call
         return _STATUS_MARK["skipped"], "stopped"
-    if tool.status in ("ok", "done") and found_nothing(tool.tool, tool.result):  # as its card: no tick
-        return _NOTHING_MARK, NOTHING_FOUND
+    if tool.status in ("ok", "done") and found_nothing(tool.tool, tool.result):  # as its card: its tick and words
+        return _STATUS_MARK["done"], NOTHING_FOUND
     if off_note(tool.error, tool.tool) is not None:  # as the card says it: ✗, as the engine's error, and "off"
         return _STATUS_MARK["error"], "off"
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import block, of, tokens, visible
+from tests.loopback import serving
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import Engine, EngineConfig
 from tinyrag_desktop.engine.events import Done, Reasoning, Route, Text, ToolFinished, ToolStarted
@@ -273,6 +276,41 @@ async def test_a_tool_that_keeps_time_gets_the_whole_timeout_and_says_so_itself(
     (result,) = of(await collect(engine), ToolFinished)
     assert result.error == "The program did not finish within the 1-second tool timeout and was stopped."
     assert result.elapsed_ms >= 1000
+
+
+class _Drip(BaseHTTPRequestHandler):
+    """A page that never ends, a line every 50 ms; or, at /silent, headers and then nothing."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.end_headers()
+        for _ in range(200):
+            if self.path != "/silent":
+                self.wfile.write(b"tick\n")
+                self.wfile.flush()
+            time.sleep(0.05)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+async def test_url_fetch_keeps_to_the_tool_timeout_and_says_what_stopped_it(llm, settings, http, tmp_path) -> None:
+    # Spec line 63, "Per-tool timeout": url_fetch gave up at its own 25 s under any setting, and said "near the
+    # 60-second tool timeout" of a page it had cut at 21 s. Its result comes back before the engine's stop.
+    with serving(_Drip) as base:
+        llm.queue(Stream(tokens(block("url_fetch", f"{base}/feed", "url") + " " + block("url_fetch", f"{base}/silent",
+                                                                                          "url"))),
+                  Stream(["Read."]))
+        engine = Engine(settings=settings.replace(tool_timeout=1.0, url_fetch_allow_private=True), data_dir=tmp_path,
+                        http=http, registry=default_registry())
+        feed, silent = of(await collect(engine), ToolFinished)
+    assert feed.status == "ok" and feed.elapsed_ms < 1500  # before the engine stops it, 0.5 s after the timeout
+    assert feed.result.startswith(f"URL: {base}/feed\n\ntick\ntick\n")
+    assert feed.result.endswith(" close to the 1-second tool timeout; only its first"
+                                f" {feed.result.count('tick') * 5} bytes were read.]")
+    assert silent.status == "error" and silent.elapsed_ms >= 1000  # in its own words, not the engine's stop
+    assert silent.error == f"The page did not finish loading within the 1-second tool timeout: {base}/silent"
 
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import calls, invalid, parse_every_way
-from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, valid_block
+from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, run, valid_block
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
 
 BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
@@ -306,6 +306,7 @@ def test_rule5_blocks_in_an_html_comment_are_text(text: str, runs: int) -> None:
     (f"See [{BLOCK}](https://example.com)", "a link's text or an image's alt text, [ just before it"),
     (f"![ {BLOCK}]", "a link's text or an image's alt text, [ just before it"),
     (f"A ~~{BLOCK}~~ B", "strikethrough, ~~ just before it"),
+    (f"*{BLOCK}*", "emphasis, * or _ just before it"),  # no space after the "*": no list marker
 ])
 def test_rule5_a_block_in_a_markdown_construct_is_not_run_and_says_where(text: str, where: str) -> None:
     events = parse_every_way(text)
@@ -332,11 +333,31 @@ def test_rule5_a_block_in_a_markdown_construct_is_not_run_and_says_where(text: s
     f"Line<br>{BLOCK}",
     f"<b>Calc</b> {BLOCK}",
     f"1.5 {BLOCK}",
+    f"Total:\n-{BLOCK}",  # a list marker needs a space after it (CommonMark): "-<tool" is a paragraph's text
+    f"+{BLOCK}",
+    f"Steps:\n1.{BLOCK}",
+    f"2){BLOCK}",
     f"<tools>\n{BLOCK}\n</tools>",  # a wrapper some models write, no HTML: the call runs
     f'<tool name="a"><query>x <tool \n><query>y</query></tool> z</query></tool> {BLOCK}',  # ">" in a block
 ])
 def test_rule5_a_block_near_but_not_inside_a_construct_runs(text: str) -> None:
     assert calls(parse_every_way(text))[-1:] == [CALC]
+
+
+@settings(max_examples=200, deadline=None)
+@given(above=st.sampled_from(["", "Steps:\n", "Text\n\n", "- a\n"]), indent=st.sampled_from(["", " ", "   "]),
+       marker=st.sampled_from(["-", "+", "*", "1.", "2)", "10.", "123456789)"]),
+       gap=st.sampled_from(["", " ", "\t", "  ", " \t"]), points=st.lists(st.integers(0, 10_000), max_size=6))
+def test_rule5_a_list_marker_makes_a_list_item_only_with_a_space_after_it(above, indent, marker, gap, points) -> None:
+    text = f"{above}{indent}{marker}{gap}{BLOCK}"
+    events = run(cut(text, points))
+    if gap:
+        assert calls(events) == []
+        assert invalid(events) == ["it is inside a list item, its line starting with a list marker (- or 1.)"]
+    elif marker == "*":
+        assert calls(events) == [] and invalid(events) == ["it is inside emphasis, * or _ just before it"]
+    else:
+        assert calls(events) == [CALC] and invalid(events) == []
 
 
 # -- several blocks, text after blocks, whitespace ------------------------------------------------------

@@ -302,6 +302,12 @@ def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:
     ("a ` {b} " + "word " * 90 + "` {b} `", 1),  # the late run opens a span of its own, closed: code
     ("a ` {b} " + "word " * 60 + "{b} `", 0),  # a second call held, its span closed before the bound
     ("a ` {b} " + "word " * 75 + "{b} `", 2),  # the second call ends past it: the run after it is too late
+    # A run no later run closes is literal, and a later run may open a span (CommonMark), whatever their lengths.
+    ("Here`s the syntax: ``{b}`` ok", 0),
+    ("a `` x ` y {b} ` z", 0),  # "``" is never closed: the span is "` y … `"
+    ("a ` {b} ``b {b}`` c", 1),  # the first call is in no span, the second in "``b …``"
+    ("a ` x ``{b} ` y ``", 0),  # the first run is closed after the call: "``" is in its span
+    ("a ` x `` <tool name=\"nanogo\"><source>s := ``y``</source></tool>", 0),  # closed inside the block
 ])
 def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(text: str, runs: int) -> None:
     block = '<tool name="calculate"><query>1+1</query></tool>'

@@ -144,8 +144,40 @@ def _where(state: XMLParseState) -> tuple:
     mode = state._mode
     fence = (state._fence_char, state._fence_len, state._fence_line) if mode == "FENCE" else ()
     code = state._code_cols if mode == "INDENT" else state._comment_line if mode == "COMMENT" else 0
-    span = state._inline_len if mode == "INLINE" else 0
+    span = tuple(length for length, _ in state._spans) if mode == "INLINE" else ()
     return mode, fence, code, span, state._pending_span, state._run_char, state._run_len
+
+
+def _in_code_span(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is in a code span of a one-line paragraph, by CommonMark's rule: a run of backticks
+    opens one closed by the next run as long; one no later run closes is literal, and the next run may open."""
+    runs = [m.span() for m in re.finditer("`+", text)]
+    k = 0
+    while k < len(runs):
+        start, end = runs[k]
+        closing = next((j for j in range(k + 1, len(runs)) if runs[j][1] - runs[j][0] == end - start), None)
+        if closing is None:
+            k += 1
+        elif start < at < runs[closing][0]:
+            return True
+        else:
+            k = closing + 1
+    return False
+
+
+RUNS = st.lists(st.sampled_from(["`", "``", "```", " a ", "b", "x`y"]), max_size=12).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=RUNS, after=RUNS, points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+@example(before="`s: ``", after="`` ok", points=[])
+def test_a_block_among_backtick_runs_runs_unless_commonmark_puts_it_in_a_code_span(before, after, points) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    text = f"Say {before}{block}{after}"
+    events = run(cut(text, points))
+    expected = [] if _in_code_span(text, text.index(block)) else [("calculate", "query", "1+1")]
+    assert [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)] == expected
+    assert "".join(e.raw for e in events) == text
 
 
 @settings(max_examples=300, deadline=None)

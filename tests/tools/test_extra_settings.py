@@ -27,7 +27,7 @@ def _settings(data_dir: Path, **values: object):
 
 
 def _fake_article(asked: list[object]):
-    async def get_article(http, title, lang, *, api_url=None):
+    async def get_article(http, title, lang, *, api_url=None, seconds=None):
         asked.append(api_url)
         return Article(title, "https://en.wikipedia.org/wiki/Otter", "Otters swim.", "Otters swim.", "en")
     return get_article

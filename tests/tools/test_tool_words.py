@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ from tinyrag_desktop.tools.errors import ToolError
 from tinyrag_desktop.tools.nanogo_tool import OUTPUT_BEFORE, OUTPUT_CUT, split_output
 from tinyrag_desktop.tools.nanogo_tool import run as nanogo_run
 from tinyrag_desktop.tools.readable import to_readable
+from tinyrag_desktop.tools import web
+from tinyrag_desktop.tools.fetch import FetchLimits
 from tinyrag_desktop.tools.registry import ToolContext
 from tinyrag_desktop.tools.shell import shell, status_note
-from tinyrag_desktop.tools.web import url_fetch, websearch
+from tinyrag_desktop.tools.web import fetch_limits, url_fetch, websearch
 
 from .conftest import LoopbackServer, RequestHandler
 
@@ -145,8 +148,40 @@ async def test_a_page_still_loading_gives_what_came_and_says_so(server: Loopback
 
     result = await url_fetch(server.add("/live", feed), ctx(data_dir, tool_timeout=1.0))
     assert "score update\nscore update" in result.text
-    assert re.search(r"\[The page was still loading near the 1-second tool timeout; only its first "
-                     r"\d+ bytes were read\.\]$", result.text), result.text[-200:]
+    # It said "near the 60-second tool timeout" when it had been cut at 21 seconds: it names when, now.
+    assert re.search(r"\[The page was still arriving after 0.85 seconds, close to the 1-second tool timeout; only "
+                     r"its first \d+ bytes were read\.\]$", result.text), result.text[-200:]
+
+
+@pytest.mark.parametrize("setting", [2.0, 35.0, 60.0, 600.0])
+def test_a_page_is_read_for_as_long_as_the_tool_timeout_the_user_set(setting: float) -> None:
+    # Spec: "Per-tool timeout … (default 30 s)". url_fetch gave up at 25 s whatever the setting was.
+    limits = fetch_limits({"tool_timeout": setting})
+    assert limits.total == setting
+    assert (limits.connect, limits.read) == (min(5.0, setting), min(10.0, setting))  # connect, and a stall
+
+
+async def test_a_page_that_stops_arriving_says_for_how_long_nothing_came(server: LoopbackServer, data_dir: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "[The page stopped arriving after … and was not waited for]" did not say the wait was 10 seconds
+    # under a 60-second tool timeout. (The stall limit is made short here to keep the test quick.)
+    monkeypatch.setattr(web, "_FETCH_LIMITS", FetchLimits(read=0.3))
+
+    def pause(h: RequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/plain")
+        h.end_headers()
+        h.wfile.write(b"part one\n")
+        h.wfile.flush()
+        h.server.owner.release.wait(3)
+        h.wfile.write(b"part two\n")
+
+    started = time.monotonic()
+    result = await url_fetch(server.add("/pause", pause), ctx(data_dir, tool_timeout=3.0))
+    assert time.monotonic() - started < 1.5
+    assert "part one" in result.text and "part two" not in result.text
+    assert result.text.endswith("[Nothing more of the page came for 0.3 seconds after its first 9 bytes; the rest "
+                                "was not read.]")
 
 
 @pytest.mark.parametrize(("body", "kind"), [

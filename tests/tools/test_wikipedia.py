@@ -3,6 +3,7 @@ disambiguation, language fallback, errors)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,9 @@ from tinyrag_desktop.tools.registry import ToolContext
 from tinyrag_desktop.tools.web import wikipedia
 from tinyrag_desktop.tools.wikipedia_api import (ArticleNotFound, Disambiguation, WikipediaError, edition,
                                                  get_article, lead_section, plain_text)
+
+from tests.loopback import silent_server
+from tinyrag_desktop.tools.errors import ToolError
 
 from .conftest import LoopbackServer, RequestHandler
 
@@ -194,6 +198,14 @@ async def test_unreachable_api_fails_fast() -> None:
     assert time.monotonic() - started < 3
 
 
+async def test_a_silent_wikipedia_is_waited_for_no_longer_than_the_tool_timeout(data_dir: Path) -> None:
+    # Each request waited up to 15 s, whatever the tool timeout; the message did not say how long.
+    with silent_server() as (base, _):
+        with pytest.raises(ToolError, match=r"^Wikipedia \(en\) sent nothing for 0\.5 seconds, and the request was "
+                                            r"given up\.$"):
+            await asyncio.wait_for(wikipedia("x", ctx(data_dir, base + "/api.php", tool_timeout=0.5)), 5)
+
+
 async def test_offline_mode(data_dir: Path) -> None:
     from tinyrag_desktop.tools.errors import ToolError
 
@@ -222,7 +234,6 @@ def test_headings_become_plain_lines() -> None:
 
 from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
 
-from tinyrag_desktop.tools.errors import ToolError  # noqa: E402
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),

@@ -51,7 +51,7 @@ def test_shell_commands_ask_first_and_run_only_when_allowed(make_window, server,
     assert card.status == "done" and "tinyrag-confirmed" in card.details_text()
     assert qloop.run(ask_with("deny", "Run echo again")) == "done"
     [card] = win.view.answers()[-1].cards()
-    assert card.status == "skipped" and card.denied and card.error  # not run, by the user's choice: no failure
+    assert card.status == "error" and card.denied and card.meta == "denied"  # ✗, as the engine says; in its words
 
 
 def test_allow_for_this_chat_skips_the_question_next_time(make_window, server, qloop):

@@ -29,7 +29,7 @@ def test_copy_and_exports_title_the_calls_as_their_cards_do(make_window, server,
     QApplication.clipboard().clear()
     answer.findChild(QWidget, "copyAnswer").click()
     copied = QApplication.clipboard().text()
-    heads = [line for line in copied.splitlines() if re.match(r"> [✓✗–○⟳■] \*\*", line)]
+    heads = [line for line in copied.splitlines() if re.match(r"> [✓✗–⟳■] \*\*", line)]
     assert [re.match(r"> . \*\*(.+?)\*\*", line).group(1) for line in heads] == titles
     assert heads[0] == "> ✓ **Calculator** `6*7` (done)" and heads[2].endswith("(off)")
     assert "source: calculator" not in copied and "source: nanoGo" not in copied  # the title says what ran

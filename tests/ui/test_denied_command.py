@@ -1,4 +1,5 @@
-"""A shell command the user denied: its card and the answer's footer say it was not run, not that it failed."""
+"""A shell command the user denied: its card has the ✗ of an error, as the engine's tool_result says (spec: ✓ or
+✗), with "denied" and the user's choice in words; the answer's footer says it was not run, not that it failed."""
 
 from __future__ import annotations
 
@@ -32,23 +33,26 @@ async def _ask_and_answer(win, question: str, buttons: list[str]) -> str:
 
 def test_a_denied_command_is_not_counted_as_run_nor_shown_as_failed(make_window, server, qloop, qtbot):
     # It read "2 rounds · 1 tool run · 0.4 s" under a red ✗ card saying "The user denied running this
-    # command.": nothing ran, and the user's own choice looked like a failure of the tool.
+    # command.": nothing ran, and the user's own choice looked like a failure of the tool. Then it showed
+    # the – of skipped, a third state where the spec has ✓ or ✗: now ✗, its words the user's.
     server.queue(Stream(tokens("Let me look. " + _shell("ls -la"))), Stream(tokens("I was not allowed.")))
     win = make_window(server.base_url, allow_shell_exec=True)
 
     assert qloop.run(_ask_and_answer(win, "List the files", ["deny"])) == "done"
     answer = win.view.answers()[-1]
     [card] = answer.cards()
-    assert card.denied and card.status == "skipped"
+    assert card.denied and (card.status, card.badge, card.meta) == ("error", "error", "denied")
     assert card.note == "You chose not to run this command."
-    assert "denied" in card.toolTip()
+    assert "denied" in card.toolTip() and card.accessibleName() == "Tool: Shell command, denied"
+    assert "Reason: You chose not to run this command." in card.accessibleDescription()
+    assert card.details_text().endswith("Reason: You chose not to run this command.")  # not "Error"
     assert answer.footer().startswith("2 rounds · 1 command denied · ")
     assert "tool run" not in answer.footer()
     # reopened, the chat says the same
     stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
     again = AnswerWidget.from_stored(stored)
     qtbot.addWidget(again)
-    assert again.footer() == answer.footer() and again.cards()[0].denied
+    assert again.footer() == answer.footer() and again.cards()[0].denied and again.cards()[0].badge == "error"
 
 
 def test_one_command_run_and_one_denied_are_counted_apart(make_window, server, qloop):
@@ -58,7 +62,7 @@ def test_one_command_run_and_one_denied_are_counted_apart(make_window, server, q
 
     assert qloop.run(_ask_and_answer(win, "Run two", ["run", "deny"])) == "done"
     answer = win.view.answers()[-1]
-    assert [(c.status, c.denied) for c in answer.cards()] == [("done", False), ("skipped", True)]
+    assert [(c.status, c.denied) for c in answer.cards()] == [("done", False), ("error", True)]
     assert " · 1 tool run · 1 command denied · " in answer.footer()
 
 
@@ -122,7 +126,7 @@ def test_two_commands_at_once_are_asked_about_one_after_the_other_in_order(make_
     assert qloop.run(go()) == "done"
     assert asked == ["echo tinyrag-first", "echo tinyrag-second"]
     answer = win.view.answers()[-1]
-    assert [(c.status, c.denied) for c in answer.cards()] == [("skipped", True), ("done", False)]
+    assert [(c.status, c.denied) for c in answer.cards()] == [("error", True), ("done", False)]
     assert " · 1 tool run · 1 command denied · " in answer.footer()
 
 

@@ -12,7 +12,8 @@ from tinyrag_desktop.ui.answer import AnswerWidget
 
 
 def test_copy_answer_says_the_command_was_denied(qtbot):
-    # It read "> – **Shell command** `rm -rf build` (skipped)": the card beside it said "denied".
+    # It read "> – **Shell command** `rm -rf build` (skipped)": the card beside it said "denied". The mark is
+    # the card's ✗ (the engine's error), the words the user's choice.
     answer = AnswerWidget()
     qtbot.addWidget(answer)
     answer.append_text("Let me clean up. ")
@@ -21,7 +22,7 @@ def test_copy_answer_says_the_command_was_denied(qtbot):
     answer.finish(Done(2, 0, 1200))
     assert card.meta == "denied"
     copied = answer.to_markdown()
-    assert "> – **Shell command** `rm -rf build` (denied)\n> You chose not to run this command." in copied  # as the card
+    assert "> ✗ **Shell command** `rm -rf build` (denied)\n> You chose not to run this command." in copied  # as the card
     assert "(skipped)" not in copied and "(failed)" not in copied
 
 

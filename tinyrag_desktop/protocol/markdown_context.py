@@ -9,8 +9,9 @@ inside, which spec rule 5 forbids ("the XML must not be wrapped in … any Markd
 
 - a quote: the block's line starts with ">" (after at most three spaces);
 - a list item: the block's line starts with a list marker ("-", "*", "+", "1.", "1)") and a space, however
-  far in; a block on a later line of the item, indented under it or not ("- a", then "<tool …>": models
-  often put a call on the line after a list), is not in it by this rule, and runs;
+  far in (with no space there is no marker: "-<tool …>" and "1.<tool …>" are a paragraph's text, and run);
+  a block on a later line of the item, indented under it or not ("- a", then "<tool …>": models often put a
+  call on the line after a list), is not in it by this rule, and runs;
 - a table row: the block's line starts with "|" (after at most three spaces), "| <tool …> | x |";
 - a heading: the block's line starts with one to six "#" and a space (after at most three spaces);
 - emphasis: a run of one to three "*" or "_" just before "<tool ", at the start of the text or after a space
@@ -32,8 +33,10 @@ import re
 
 WINDOW = 1024  # characters before a place that are read to decide it
 
-# A list item's line: a bullet or a number, then a space (or nothing more on the line).
+# A list item's line: a bullet or a number, then a space (or nothing more on the line: an empty item).
 _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
+# A block written in a list item's line: the marker's space comes before it ("-<tool …>" is a paragraph).
+_ITEM_TEXT = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _QUOTE = re.compile(r" {0,3}>")
 _TABLE = re.compile(r" {0,3}\|")
@@ -93,7 +96,7 @@ def construct(before: str, line: bool = True) -> str:
     start = before.rfind("\n") + 1
     if line and _QUOTE.match(before, start):
         return QUOTE
-    if line and _ITEM.match(before, start):
+    if line and _ITEM_TEXT.match(before, start):
         return ITEM
     if line and _TABLE.match(before, start):
         return TABLE

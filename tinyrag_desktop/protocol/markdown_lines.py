@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .events import ParseEvent, TextChunk
 from .markdown_context import WINDOW, code_indent
 from .markdown_context import cols as _cols
 
@@ -36,12 +37,13 @@ class MarkdownLines:
     _fence_len: int
     _fence_indent: int
     _fence_line: str
-    _inline_len: int
+    _spans: tuple[tuple[int, int], ...]
     _code_cols: int
     _comment_line: bool
     _unclosed: tuple[str, int, str, int, int] | None
     _recent: list[str]
     _recent_len: int
+    _pending: list[ParseEvent]
     _pending_span: int
     _settle_as: str
 
@@ -166,7 +168,28 @@ class MarkdownLines:
                 self._fence_indent = self._run_cols
                 self._fence_line = F_INFO if c == "`" else F_BODY
             elif c == "`":
-                self._mode, self._inline_len = INLINE, length
-        elif mode is INLINE and c == "`" and length == self._inline_len:
+                self._mode, self._spans = INLINE, ((length, 0),)
+        elif mode is INLINE and c == "`":
+            self._inline_run(length)
+
+    def _inline_run(self, length: int) -> None:
+        """A run of ``length`` backticks in INLINE: it closes the open run as long, or opens a span itself
+        (CommonMark: a run no later run closes is literal, and the next run may open a span)."""
+        for k, (opened, _) in enumerate(self._spans):
+            if opened == length:
+                self._close_span(k)
+                return
+        self._spans += ((length, len(self._pending)),)
+
+    def _close_span(self, k: int) -> None:
+        """The ``k``-th open run is closed: text since it was code, whichever earlier run turns out literal, and
+        so are the runs opened after it. Held blocks written after it are text; if it opened before the first
+        held block, all held is text."""
+        held = self._spans[k][1]
+        self._spans = self._spans[:k]
+        if not self._spans:
             self._mode = TEXT
-            self._settle_as = "code" if self._pending_span else ""
+        if self._pending_span and not held:
+            self._settle_as = "code"
+        elif self._pending_span:
+            self._pending[held:] = [TextChunk(e.raw) for e in self._pending[held:]]

@@ -30,15 +30,18 @@ The parser is in one of four modes:
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
     text. A blank line ends the span, as a paragraph break does in Markdown. But a run never closed is no
-    span at all (CommonMark: its backticks are literal, "Let`s compute <tool …>"), which only what comes
-    after it can tell: a "<tool " met in a span whose closing run has not come yet starts a block all the
-    same, held ("tentative") with the text after it. A run of exactly N backticks in it or after it shows it
-    was code: all held is text, and what follows that run is read again as text. A blank line or the end of
-    the stream first shows it was none: the block is released as it was read, and a valid call runs, late
-    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile. Nor is
-    the text after it, so that is held no further than ``max_held_chars`` past the first held block's
-    end (see DEFAULT_MAX_HELD_CHARS): a span not closed by then was none, its call runs, and the text
-    streams again, read from there as text.
+    span at all (CommonMark: its backticks are literal, "Let`s compute <tool …>"), and a later run of another
+    length may open one ("Here`s the syntax: ``<tool …>``"): every run not closed yet is kept, in order
+    (``_spans``), as what may open the span. Which is known only from what comes after: a "<tool " met then
+    starts a block all the same, held ("tentative") with the text after it. A run as long as one kept closes
+    it, and the runs kept after it, whichever earlier one turns out literal: the blocks held since it came
+    are text (all held, if it came before the first), and what follows that run is read again, in a span
+    still if runs kept before it remain. A blank line or the end of the stream shows the runs left were
+    none: the blocks are released as they were read, and a valid call runs, late but run (rule 2 holds:
+    never before its </tool>). No block being written is shown meanwhile. Nor is the text after it, so that
+    is held no further than ``max_held_chars`` past the first held block's end (see DEFAULT_MAX_HELD_CHARS):
+    a span not closed by then was none, its call runs, and the text streams again, read from there as text
+    (the runs kept are forgotten).
 ``BLOCK``
     Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
@@ -137,7 +140,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._ls_cols = 0  # columns of spaces and tabs so far at the start of the current line
         self._run_cols = 0  # those before the run in progress, if it began its line
         self._fence_line = _F_BODY
-        self._inline_len = 0
+        # In INLINE: the runs of backticks that may open the code span it is in, in order, each with its length
+        # and the number of events held when it came (held blocks after it are in its span, if it is one).
+        self._spans: tuple[tuple[int, int], ...] = ()
         self._line_blank = True  # the current line holds only whitespace so far
         self._code_cols = 0  # in INDENT: the columns its lines are in by at least
         self._comment_line = False  # in COMMENT: it started its line (so a blank line does not end it)
@@ -150,7 +155,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._pending: list[ParseEvent] = []
         self._pending_span = 0
         self._settle_as = ""
-        self._tentative = 0  # the block being collected is in such a span: its opening run's length
+        self._tentative: tuple[tuple[int, int], ...] = ()  # the block being collected is in such a span: _spans
         self._block_at = 0  # where in the stream that block starts
         self._held_until = -1  # where the held text ends at the latest (-1: until the first held block ends)
         # The input before the text being scanned, its last WINDOW characters at least, in pieces (joined only
@@ -211,12 +216,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
         result: list[ParseEvent] = []
         while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
             raw = self._raw(len(self._buf))
-            closed = _span_close(raw, self._tentative, self._close_before(len(raw)))
+            closed, k = _span_close(raw, self._tentative, self._close_before(len(raw)))
             if closed < 0:
                 break
             self._pending.append(TextChunk(raw[:closed]))
-            self._reset_block()
-            self._settle_as, self._line_blank = "code", False
+            self._close_block_span(k)
             self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW  # (see _remember)
             self._process(raw[closed:], result)  # read again as text, as in a stream cut otherwise
         if self._run_char:  # a run at the very end: it may close the span a block was held in
@@ -353,11 +357,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
                         if j > flushed:
                             out.append(TextChunk(s[flushed:j]))
                             flushed = j
-                        self._pending_span, out = self._inline_len, self._pending
-                    span = self._inline_len
+                        self._pending_span, out = self._spans[0][0], self._pending
+                    spans = self._spans
                     self._block_before = self._before(s, j)
                     self._start_block()
-                    self._tentative, self._block_at = span, self._fed - n + j
+                    self._tentative, self._block_at = spans, self._fed - n + j
                     self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
                     i = j
                     continue
@@ -368,7 +372,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 continue
             if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
                 if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
-                    self._mode, self._inline_len = _INLINE, self._fence_len
+                    self._mode, self._spans = _INLINE, ((self._fence_len, 0),)
                 elif c == "\n":  # the closing run stood alone on its line
                     self._mode = _TEXT
                 self._fence_line = _F_BODY
@@ -399,10 +403,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
                                 span.start(2) - e <= self.max_held_chars or s.find(OPEN, e, span.start(2)) < 0):
                             i = span.end()
                             continue
-                        self._mode, self._inline_len = _INLINE, e - j
-                    elif e - j == self._inline_len:
-                        self._mode = _TEXT
-                        self._settle_as = "code" if self._pending_span else ""
+                        self._mode, self._spans = _INLINE, ((e - j, 0),)
+                    else:
+                        self._inline_run(e - j)
                     i = e
                 else:
                     self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
@@ -482,7 +485,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._content_parts = []
         self._error = ""
         self._wrapped = ""
-        self._tentative = 0
+        self._tentative = ()
         self._fail_at = 0  # in P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
@@ -502,6 +505,13 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._parts = []
         self._base = 0
         self._content_parts = []
+
+    def _close_block_span(self, run: int) -> None:
+        """The held block being collected was code up to a run that closes its ``run``-th possible span."""
+        spans = self._tentative
+        self._reset_block()
+        self._mode, self._spans, self._line_blank = _INLINE, spans, False
+        self._close_span(run)
 
     def _feed_block(self, s: str, i: int, k: int, out: list[ParseEvent]) -> int | str:
         """Add s[i:k] to the open block and advance its phases.
@@ -532,14 +542,14 @@ class XMLParseState(MarkdownLines, BlockPhases):
             event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         else:
             event = self._finish_block(self._raw(end))
-        span = self._tentative
-        if span and (closed := _span_close(event.raw, span, self._close_before(len(event.raw)))) >= 0:
-            # the span closed inside the block: code up to its closing run, and what follows is read again
+        spans = self._tentative
+        closed, run = _span_close(event.raw, spans, self._close_before(len(event.raw))) if spans else (-1, 0)
+        if closed >= 0:
+            # a span closed inside the block: code up to its closing run, and what follows is read again
             raw = event.raw
             after = self._buf[end:] + s[k:] if end < old else s[i + end - old :]
             out.append(TextChunk(raw[:closed]))
-            self._reset_block()
-            self._settle_as, self._line_blank = "code", False
+            self._close_block_span(run)
             self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW
             return raw[closed:] + after
         out.append(event)
@@ -547,29 +557,30 @@ class XMLParseState(MarkdownLines, BlockPhases):
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
-        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph, or it
+        if spans:  # still in what may be a span, unless a blank line in the block ended its paragraph, or it
             # ended where the held text must end
             if _BLANK_LINE.search(event.raw) or 0 <= self._held_until <= self._block_at + len(event.raw):
                 self._settle_as = "none"
             else:
-                self._mode, self._inline_len = _INLINE, span
+                self._mode, self._spans = _INLINE, spans
         if carried:
             self._recent, self._recent_len = [self._block_before, event.raw], WINDOW  # the input before what follows
             return carried + s[k:]
         return i + (end - old)
 
 
-def _span_close(raw: str, length: int, before: int) -> int:
-    """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
-    first run of exactly that many, starting before ``raw[before]``), or -1: none does, or a blank line before
-    it ended the paragraph."""
+def _span_close(raw: str, spans: tuple[tuple[int, int], ...], before: int) -> tuple[int, int]:
+    """Where in a block read in a possible code span (``spans``: its possible opening runs) a span closes: just
+    past the first run as long as one of them, starting before ``raw[before]``, and which of them it closes;
+    (-1, -1): none does, or a blank line before it ended the paragraph."""
     blank = _BLANK_LINE.search(raw)
+    lengths = [length for length, _ in spans]
     for run in _RUN.finditer(raw, 0, blank.start() if blank else len(raw)):
         if run.start() >= before:
             break
-        if run.end() - run.start() == length:
-            return run.end()
-    return -1
+        if run.end() - run.start() in lengths:
+            return run.end(), lengths.index(run.end() - run.start())
+    return -1, -1
 
 
 def inside_at(text: str, at: int) -> str:

@@ -89,6 +89,11 @@ class FetchLimits:
     max_bytes: int = 5 * 1024 * 1024
     max_redirects: int = 5
 
+    @property
+    def body_seconds(self) -> float:
+        """How long a body still arriving is read; what came is kept then (see _BODY_SHARE)."""
+        return self.total * _BODY_SHARE
+
 
 @dataclass(frozen=True, slots=True)
 class FetchPolicy:
@@ -324,7 +329,7 @@ def _capital(text: str) -> str:
 
 async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPolicy, limits: FetchLimits,
                       resolver: Resolver, accept_language: str) -> Fetched:
-    body_deadline = asyncio.get_running_loop().time() + limits.total * _BODY_SHARE
+    body_deadline = asyncio.get_running_loop().time() + limits.body_seconds
     hops: list[str] = []
     for _ in range(limits.max_redirects + 1):
         ip = await resolve_checked(url, policy, resolver)

@@ -104,6 +104,28 @@ def timeout_words(seconds: float) -> str:
     return f"the {seconds:g}-second tool timeout"
 
 
+def seconds_words(seconds: float) -> str:
+    """A span of time for a message: "10 seconds", "1 second", "0.5 seconds"."""
+    return f"{seconds:.3g} second{'' if seconds == 1 else 's'}"
+
+
+def tool_timeout(settings: Mapping[str, Any]) -> float:
+    """The seconds a tool may run (``tool_timeout``), after which the engine stops it."""
+    try:
+        return float(setting(settings, "tool_timeout", 30.0))
+    except (TypeError, ValueError):
+        return 30.0
+
+
+def capped(timeout: httpx.Timeout, seconds: float) -> httpx.Timeout:
+    """``timeout`` with no part longer than ``seconds``, the tool timeout: the engine stops the tool then, so a
+    longer wait would never end as its own message says."""
+    def cap(part: float | None) -> float:
+        return seconds if part is None else min(part, seconds)
+    return httpx.Timeout(connect=cap(timeout.connect), read=cap(timeout.read), write=cap(timeout.write),
+                         pool=cap(timeout.pool))
+
+
 @contextlib.asynccontextmanager
 async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> AsyncIterator[httpx.AsyncClient]:
     """The engine's shared client when there is one; otherwise a client of our own, closed afterwards."""
@@ -247,10 +269,23 @@ def ungrouped(group: ExceptionGroup) -> httpx.HTTPError:
     return httpx.ConnectError(str(first) if isinstance(first, OSError) else "")
 
 
+def _allowed(exc: httpx.TimeoutException, kind: str) -> float | None:
+    """The seconds the request that timed out allowed for ``kind`` ("connect", "read"): the bound that applied."""
+    try:
+        value = (exc.request.extensions.get("timeout") or {}).get(kind)
+    except RuntimeError:  # an exception made without its request
+        return None
+    return value if isinstance(value, (int, float)) else None
+
+
 def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
     """One sentence, for a person, saying why a request to ``what`` failed."""
     if isinstance(exc, httpx.ConnectTimeout):
-        return f"Could not connect to {what}: it did not answer in time (is the network down?)."
+        allowed = _allowed(exc, "connect")
+        within = f"within {seconds_words(allowed)}" if allowed else "in time"
+        return f"Could not connect to {what}: it did not answer {within} (is the network down?)."
+    if isinstance(exc, httpx.ReadTimeout) and (allowed := _allowed(exc, "read")):
+        return f"{what} sent nothing for {seconds_words(allowed)}, and the request was given up."
     if isinstance(exc, httpx.TimeoutException):
         return f"{what} took too long to answer and the request was given up."
     if isinstance(exc, httpx.ConnectError):

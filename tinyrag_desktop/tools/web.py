@@ -9,7 +9,8 @@ from typing import Any, Mapping
 from ..settings_extra import TRUSTED_NETWORKS, WIKIPEDIA_API_URL, usable_api_url, usable_networks
 from .errors import ToolError
 from .fetch import FetchError, FetchLimits, FetchPolicy, FetchTimeout, fetch
-from .netutil import OFFLINE_REASON, cut_text, network_enabled, result_limit, setting, timeout_words
+from .netutil import (OFFLINE_REASON, cut_text, network_enabled, result_limit, seconds_words, setting, timeout_words,
+                      tool_timeout)
 from .readable import MAX_HTML_CHARS, to_readable
 from .registry import ToolContext, ToolResult, ToolSpec
 from .websearch import search
@@ -18,10 +19,10 @@ from .wikipedia_api import Disambiguation, edition, get_article
 _FETCH_LIMITS = FetchLimits()
 
 
-# Why a page was read only in part, other than its size (see fetch.Fetched.cut).
+# Why a page was read only in part, other than its size (see fetch.Fetched.cut), with the bound that applied.
 _CUT_NOTES = {
-    "time": "[The page was still loading near {time}; only its first {size} were read.]",
-    "stalled": "[The page stopped arriving after {size} and was not waited for; the rest was not read.]",
+    "time": "[The page was still arriving after {body}, close to {time}; only its first {size} were read.]",
+    "stalled": "[Nothing more of the page came for {stall} after its first {size}; the rest was not read.]",
     "closed": "[The site closed the connection after {size}, before the page ended; the rest was not read.]",
 }
 
@@ -36,19 +37,12 @@ def _require_network(ctx: ToolContext) -> None:
         raise ToolError(f"This tool is not available: {OFFLINE_REASON}.")
 
 
-def _tool_timeout(settings: Mapping[str, Any]) -> float:
-    try:
-        return float(setting(settings, "tool_timeout", 30.0))
-    except (TypeError, ValueError):
-        return 30.0
-
-
 def fetch_limits(settings: Mapping[str, Any]) -> FetchLimits:
-    """The fetch limits, the total time the tool timeout, which the engine's stop follows (engine.tool_grace),
-    so the user reads our message, not the engine's bare "timed out"."""
-    total = max(0.5, min(_FETCH_LIMITS.total, _tool_timeout(settings)))
-    connect = min(_FETCH_LIMITS.connect, total)
-    return FetchLimits(connect=connect, read=min(_FETCH_LIMITS.read, total), total=total,
+    """The fetch limits: the total time is the tool timeout the user set, whatever it is (spec: "Per-tool
+    timeout"), which the engine's stop follows a little later (engine.tool_grace), so the user reads our
+    message, not the engine's bare "timed out". Connecting and the wait between two reads stay shorter."""
+    total = max(0.1, tool_timeout(settings))
+    return FetchLimits(connect=min(_FETCH_LIMITS.connect, total), read=min(_FETCH_LIMITS.read, total), total=total,
                        max_bytes=_FETCH_LIMITS.max_bytes, max_redirects=_FETCH_LIMITS.max_redirects)
 
 
@@ -67,11 +61,8 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
         fetched = await fetch(content, http=ctx.http, policy=fetch_policy(ctx.settings), limits=limits,
                               accept_language=edition(str(setting(ctx.settings, "lang", "en"))))
     except FetchTimeout as exc:
-        if limits.total >= _FETCH_LIMITS.total:  # url_fetch's own limit, not the user's, stopped it
-            raise
         # The limit the user set, as every tool says it ("9 s" stood on a card whose setting was 10 s).
-        raise FetchError(f"The page did not finish loading within {timeout_words(_tool_timeout(ctx.settings))}"
-                         f": {exc.url}") from None
+        raise FetchError(f"The page did not finish loading within {timeout_words(limits.total)}: {exc.url}") from None
     # Stop or the tool's timeout cancels this coroutine, not the thread: the event tells a PDF's reading to
     # end (its helper is killed), which would otherwise go on, holding the one PDF reader an import waits for.
     stop = threading.Event()
@@ -88,7 +79,8 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     notes = [readable.note] if readable.note else []
     if fetched.cut in _CUT_NOTES:  # what came is kept, and said to be only part of the page
         notes.append(_CUT_NOTES[fetched.cut].format(size=_size_words(len(fetched.body)),
-                                                    time=timeout_words(_tool_timeout(ctx.settings))))
+                                                    body=seconds_words(limits.body_seconds),
+                                                    time=timeout_words(limits.total), stall=seconds_words(limits.read)))
     elif fetched.truncated:
         mb = f"{_FETCH_LIMITS.max_bytes / (1024 * 1024):g} MB"
         if readable.note:  # one note, not two that read as a contradiction (1 MB read, 5 MB downloaded)
@@ -118,7 +110,7 @@ async def wikipedia(content: str, ctx: ToolContext) -> ToolResult:
     api_url = usable_api_url(setting(ctx.settings, WIKIPEDIA_API_URL, None))
     max_chars = result_limit(ctx.settings)
     try:
-        article = await get_article(ctx.http, content, lang, api_url=api_url)
+        article = await get_article(ctx.http, content, lang, api_url=api_url, seconds=tool_timeout(ctx.settings))
     except Disambiguation as dis:
         options = "\n".join(f"- {title}" for title in dis.options) or "(the page lists no articles)"
         text = (f"“{dis.title}” is a disambiguation page on {dis.lang}.wikipedia, not an article. "

@@ -16,9 +16,10 @@ import httpx
 
 from ..hidden_passwords import hide_passwords
 from .errors import ToolError
-from .netutil import USER_AGENT, answer_json, as_list, client_for, describe_http_error, plain_get, setting
+from .netutil import (USER_AGENT, answer_json, as_list, capped, client_for, describe_http_error, plain_get,
+                      seconds_words, setting, tool_timeout)
 
-DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines
+DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines (or the tool timeout, if shorter)
 _SEARXNG_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 _RATE_WORDS = ("ratelimit", "rate limit", "too many requests", "429", "202 ")
 _BLOCK_WORDS = ("403", "forbidden", "captcha", "blocked", "access denied")
@@ -43,18 +44,21 @@ def searxng_endpoint(base_url: str) -> str:
 
 
 async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: str, max_results: int,
-                         *, language: str | None = None) -> list[SearchHit]:
-    """The top ``max_results`` hits from a SearXNG instance's JSON API."""
+                         *, language: str | None = None, seconds: float | None = None) -> list[SearchHit]:
+    """The top ``max_results`` hits from a SearXNG instance's JSON API; ``seconds`` (the tool timeout) caps the
+    request's timeouts."""
+    timeout = _SEARXNG_TIMEOUT if seconds is None else capped(_SEARXNG_TIMEOUT, seconds)
     url = searxng_endpoint(base_url)
     params = {"q": query, "format": "json", "pageno": "1"}
     if language:
         params["language"] = language
-    async with client_for(http, _SEARXNG_TIMEOUT) as client:
+    async with client_for(http, timeout) as client:
         try:
-            response = await plain_get(client, url, params=params, timeout=_SEARXNG_TIMEOUT,
+            response = await plain_get(client, url, params=params, timeout=timeout,
                                        headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
         except httpx.HTTPError as exc:
-            raise SearchError(describe_http_error(exc, f"the SearXNG instance at {hide_passwords(base_url)}")) from None
+            said = describe_http_error(exc, f"the SearXNG instance at {hide_passwords(base_url)}")
+            raise SearchError(said[:1].upper() + said[1:]) from None  # "the SearXNG instance … took": a sentence
     if response.status_code == 429:
         raise SearchError("The SearXNG instance is rate-limiting searches (429 Too Many Requests); "
                           "wait a minute and try again.")
@@ -93,13 +97,13 @@ def _hit(title: Any, url: Any, snippet: Any) -> SearchHit:
     return SearchHit(" ".join(str(title or url or "").split()), str(url or ""), " ".join(str(snippet or "").split()))
 
 
-def _ddgs_text(query: str, max_results: int) -> list[dict[str, Any]]:
+def _ddgs_text(query: str, max_results: int, seconds: float) -> list[dict[str, Any]]:
     from ddgs import DDGS
 
-    return DDGS(timeout=DDGS_TIMEOUT).text(query, max_results=max_results)
+    return DDGS(timeout=seconds).text(query, max_results=max_results)
 
 
-def explain_ddgs_error(exc: BaseException) -> str | None:
+def explain_ddgs_error(exc: BaseException, seconds: float = DDGS_TIMEOUT) -> str | None:
     """What a ddgs failure means, in plain words; None for "no results" (not an error for the user)."""
     from ddgs.exceptions import RatelimitException, TimeoutException
 
@@ -108,7 +112,8 @@ def explain_ddgs_error(exc: BaseException) -> str | None:
         return ("DuckDuckGo is rate-limiting searches from this connection. Wait a minute and try again, "
                 "or set a SearXNG instance (searxng_url) in Settings.")
     if isinstance(exc, TimeoutException) or "timed out" in text or "timeout" in text:
-        return "The web search timed out; the network may be down or slow."
+        return (f"The web search timed out: the search engines did not answer within {seconds_words(seconds)}; "
+                "the network may be down or slow.")
     if any(w in text for w in _BLOCK_WORDS):
         return ("The search engines blocked the search (they answered 'forbidden' or asked for a CAPTCHA). "
                 "Try again later, or set a SearXNG instance (searxng_url) in Settings.")
@@ -119,12 +124,13 @@ def explain_ddgs_error(exc: BaseException) -> str | None:
     return f"The web search failed ({type(exc).__name__}: {exc})."
 
 
-async def ddgs_search(query: str, max_results: int) -> list[SearchHit]:
-    """The top hits from DuckDuckGo and friends via ddgs, run in a worker thread."""
+async def ddgs_search(query: str, max_results: int, seconds: float = DDGS_TIMEOUT) -> list[SearchHit]:
+    """The top hits from DuckDuckGo and friends via ddgs, run in a worker thread that waits ``seconds`` for
+    an engine (it cannot be stopped, so it must not outlast the tool timeout)."""
     try:
-        rows = await asyncio.to_thread(_ddgs_text, query, max_results)
+        rows = await asyncio.to_thread(_ddgs_text, query, max_results, seconds)
     except Exception as exc:  # ddgs wraps its engines' many failures; each one is mapped to words here
-        message = explain_ddgs_error(exc)
+        message = explain_ddgs_error(exc, seconds)
         if message is None:
             return []
         raise SearchError(message) from None
@@ -157,7 +163,7 @@ async def search(query: str, settings: Mapping[str, Any], http: httpx.AsyncClien
     base = str(setting(settings, "searxng_url", "") or "").strip()
     if base:
         lang = str(setting(settings, "lang", "") or "") or None
-        hits = await searxng_search(http, base, query, count, language=lang)
+        hits = await searxng_search(http, base, query, count, language=lang, seconds=tool_timeout(settings))
         return format_hits(query, hits, "SearXNG"), searxng_endpoint(base)
-    hits = await ddgs_search(query, count)
+    hits = await ddgs_search(query, count, min(DDGS_TIMEOUT, tool_timeout(settings)))
     return format_hits(query, hits, "DuckDuckGo via ddgs"), "duckduckgo"

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, answer_json, as_dict, as_list, client_for, describe_http_error, plain_get
+from .netutil import USER_AGENT, answer_json, as_dict, as_list, capped, client_for, describe_http_error, plain_get
 
 DEFAULT_API_URL = "https://{lang}.wikipedia.org/w/api.php"
 FALLBACK_LANG = "en"
@@ -96,12 +96,13 @@ def lead_section(extract: str) -> str:
     return plain_text(lead)
 
 
-async def _call(http: httpx.AsyncClient, url: str, params: dict[str, str], lang: str) -> dict[str, Any]:
+async def _call(http: httpx.AsyncClient, url: str, params: dict[str, str], lang: str,
+                timeout: httpx.Timeout) -> dict[str, Any]:
     """One API request; returns the decoded JSON or raises WikipediaError saying what went wrong."""
     query = {"format": "json", "formatversion": "2", "utf8": "1", **params}
     where = f"Wikipedia ({lang})"
     try:
-        response = await plain_get(http, url, params=query, headers={"User-Agent": USER_AGENT}, timeout=_TIMEOUT)
+        response = await plain_get(http, url, params=query, headers={"User-Agent": USER_AGENT}, timeout=timeout)
     except httpx.HTTPError as exc:
         raise WikipediaError(describe_http_error(exc, where)) from exc
     if response.status_code == 429:
@@ -128,26 +129,27 @@ def _first_page(data: dict[str, Any]) -> dict[str, Any] | None:
     return pages[0] if pages and isinstance(pages[0], dict) else None
 
 
-async def _read_page(http: httpx.AsyncClient, url: str, title: str, lang: str) -> dict[str, Any] | None:
+async def _read_page(http: httpx.AsyncClient, url: str, title: str, lang: str,
+                     timeout: httpx.Timeout) -> dict[str, Any] | None:
     """The page called ``title`` (redirects followed), or None when it does not exist."""
     data = await _call(http, url, {
         "action": "query", "titles": title, "redirects": "1",
         "prop": "extracts|pageprops|info", "explaintext": "1", "exsectionformat": "wiki",
         "ppprop": "disambiguation", "inprop": "url",
-    }, lang)
+    }, lang, timeout)
     page = _first_page(data)
     if page is None or page.get("missing") or page.get("invalid") or not isinstance(page.get("title"), str):
         return None
     return page
 
 
-async def _search_title(http: httpx.AsyncClient, url: str, query: str, lang: str) -> str | None:
+async def _search_title(http: httpx.AsyncClient, url: str, query: str, lang: str, timeout: httpx.Timeout) -> str | None:
     """The best search hit's title; with no hits, the best hit for the search's spelling suggestion."""
     for attempt in range(2):
         data = await _call(http, url, {
             "action": "query", "list": "search", "srsearch": query, "srlimit": "5",
             "srnamespace": "0", "srinfo": "suggestion", "srprop": "",
-        }, lang)
+        }, lang, timeout)
         result = as_dict(data.get("query"))
         hits = [h.get("title") for h in as_list(result.get("search")) if isinstance(h, dict) and h.get("title")]
         if hits:
@@ -159,30 +161,31 @@ async def _search_title(http: httpx.AsyncClient, url: str, query: str, lang: str
     return None
 
 
-async def _disambiguation_options(http: httpx.AsyncClient, url: str, title: str, lang: str) -> tuple[str, ...]:
+async def _disambiguation_options(http: httpx.AsyncClient, url: str, title: str, lang: str,
+                                  timeout: httpx.Timeout) -> tuple[str, ...]:
     data = await _call(http, url, {
         "action": "query", "titles": title, "prop": "links", "plnamespace": "0", "pllimit": "max",
-    }, lang)
+    }, lang, timeout)
     page = _first_page(data) or {}
     titles = [link.get("title") for link in as_list(page.get("links")) if isinstance(link, dict)]
     return tuple(str(t) for t in titles if t)[:MAX_OPTIONS]
 
 
-async def _find_in_edition(http: httpx.AsyncClient, query: str, lang: str,
-                           api_url: str | None) -> Article | None:
+async def _find_in_edition(http: httpx.AsyncClient, query: str, lang: str, api_url: str | None,
+                           timeout: httpx.Timeout) -> Article | None:
     url = api_url_for(lang, api_url)
-    page = await _read_page(http, url, query, lang)
+    page = await _read_page(http, url, query, lang, timeout)
     if page is None:
-        hit = await _search_title(http, url, query, lang)
+        hit = await _search_title(http, url, query, lang, timeout)
         if hit is None:
             return None
-        page = await _read_page(http, url, hit, lang)
+        page = await _read_page(http, url, hit, lang, timeout)
         if page is None:  # the index named a page that is gone since: nothing to read here
             return None
     title = str(page["title"])
     page_url = str(page.get("fullurl") or page.get("canonicalurl") or "")
     if "disambiguation" in as_dict(page.get("pageprops")):
-        options = await _disambiguation_options(http, url, title, lang)
+        options = await _disambiguation_options(http, url, title, lang, timeout)
         raise Disambiguation(title, options, lang, page_url)
     extract = str(page.get("extract") or "")
     if not extract.strip():
@@ -191,21 +194,22 @@ async def _find_in_edition(http: httpx.AsyncClient, query: str, lang: str,
 
 
 async def get_article(http: httpx.AsyncClient | None, title: str, lang: str = FALLBACK_LANG, *,
-                      api_url: str | None = None) -> Article:
+                      api_url: str | None = None, seconds: float | None = None) -> Article:
     """The article best matching ``title`` in the ``lang`` edition, else in the English one.
 
     ``http`` is an httpx.AsyncClient (None: a client of our own for this call). ``api_url`` overrides the
-    endpoint, e.g. ``http://127.0.0.1:8080/{lang}/api.php`` for tests or a self-hosted MediaWiki.
-    Raises ArticleNotFound, Disambiguation or WikipediaError.
+    endpoint, e.g. ``http://127.0.0.1:8080/{lang}/api.php`` for tests or a self-hosted MediaWiki. ``seconds``
+    (the tool timeout) caps each request's timeouts. Raises ArticleNotFound, Disambiguation or WikipediaError.
     """
     query = " ".join(title.split())[:MAX_QUERY_CHARS]
     if not query:
         raise WikipediaError("Give the title of a Wikipedia article, or words to search for.")
     code = edition(lang)
     editions = [code] if code == FALLBACK_LANG else [code, FALLBACK_LANG]
-    async with client_for(http, _TIMEOUT) as client:
+    timeout = _TIMEOUT if seconds is None else capped(_TIMEOUT, seconds)
+    async with client_for(http, timeout) as client:
         for each in editions:
-            article = await _find_in_edition(client, query, each, api_url)
+            article = await _find_in_edition(client, query, each, api_url, timeout)
             if article is not None:
                 return article
     tried = " or ".join(f"{e}.wikipedia" for e in editions)

@@ -25,10 +25,9 @@ STATUS_COLOURS = {
     "error": QColor("#dc2626"),
     "skipped": QColor("#8a8f98"),
     "writing": QColor("#8a8f98"),  # a call the model is still writing: not running yet
-    "nothing": QColor("#8a8f98"),  # a search that ran and found nothing: neither a success nor a failure
 }
 STATUS_WORDS = {"running": "running", "done": "done", "error": "failed", "skipped": "skipped",
-                "writing": "being written", "nothing": "nothing found"}
+                "writing": "being written"}
 
 
 def resource(*parts: str) -> Path:
@@ -103,8 +102,6 @@ def paint_badge(painter: QPainter, rect: QRectF, status: str, angle: float = 0.0
             path.moveTo(x + s * 0.28, y + s * 0.52)
             path.lineTo(x + s * 0.44, y + s * 0.68)
             path.lineTo(x + s * 0.73, y + s * 0.35)
-        elif status == "nothing":  # an empty ring: nothing in it
-            painter.drawEllipse(r.adjusted(s * 0.3, s * 0.3, -s * 0.3, -s * 0.3))
         elif status == "error":
             path.moveTo(x + s * 0.33, y + s * 0.33)
             path.lineTo(x + s * 0.67, y + s * 0.67)

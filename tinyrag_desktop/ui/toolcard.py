@@ -176,14 +176,15 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
     @property
     def nothing_found(self) -> bool:
         """True for a knowledge base search that ran and found nothing (an empty knowledge base, no passage
-        matched): its badge and word say so, not a tick, which read as if the knowledge base had answered.
-        Its ``status`` is still done: the search itself worked."""
+        matched). The search worked, so its badge is the ✓ of done (spec: ✓ or ✗); the word beside it, "nothing
+        found", and the note under it say what it found, so the tick does not read as an answer."""
         return self._phase == "done" and bool(found_nothing(self._tool, self._result))
 
     @property
     def badge(self) -> str:
-        """The state the header's badge shows: the phase, or "nothing" for a search that found nothing."""
-        return "nothing" if self.nothing_found else self._phase
+        """The state the header's badge shows: ✓ done, ✗ error (a denied command too, as the engine says it),
+        – skipped, or the spinner (spec: "The badge updates to ✓ (done) or ✗ (error) via the tool_result")."""
+        return self._phase
 
     @property
     def denied(self) -> bool:
@@ -316,24 +317,24 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
                result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
-        A denied command comes as an error and shows as skipped: the user's choice, nothing failed. A call to a
-        tool that is off is an error, as the engine's tool_result says (✗), its words saying "off" and how to
-        turn it on (a chat stored when it showed as skipped reads the same). ``ran`` is False for a call the
-        engine refused before running it (an unknown or disabled tool): no time shown."""
+        A denied command, and a call to a tool that is off, are errors, as the engine's tool_result says (✗), their
+        words saying "denied" or "off" (and how to turn it on) rather than a failure's (a chat stored when they
+        showed as skipped reads the same). ``ran`` is False for a call the engine refused before running it (an
+        unknown or disabled tool): no time shown."""
         off = off_note(error, self._tool) is not None
         was_running = self._phase == "running"
-        self._phase = "skipped" if error == DENIED else "error" if off else _FROM_ENGINE.get(status, "error")
+        self._phase = "error" if off or error == DENIED else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
         self._waiting = False
         self._note_text = ""
         if self._phase != "running":
             shared_spinner().discard(self)
-        if off:  # said beside the ✗, as "denied" and "stopped" are: it was no failure of the tool
-            self._meta_text = "off"
+        if off or self.denied:  # said beside the ✗, as "stopped" is beside the –: it was no failure of the tool
+            self._meta_text = "off" if off else "denied"
         elif self._phase == "skipped":
             said = split_output(error or "")[0] if self._tool in KEEPS_OUTPUT else error or ""  # with its output
-            self._meta_text = {STOPPED: "stopped", STOPPED_WRITING: "stopped", DENIED: "denied"}.get(said, "skipped")
+            self._meta_text = {STOPPED: "stopped", STOPPED_WRITING: "stopped"}.get(said, "skipped")
         elif self._phase != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
@@ -400,7 +401,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
     def _reason_heading(self) -> str:
         """Over the reason in the open card: "Error" for a failure, "Reason" for a call not run by choice or
         setting (skipped, denied, a tool that is off)."""
-        return "Reason" if self._phase == "skipped" or self.off else "Error"
+        return "Reason" if self._phase == "skipped" or self.off or self.denied else "Error"
 
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
@@ -413,6 +414,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
+        if self.nothing_found:  # the tick's word, and the one beside it
+            words += f", {NOTHING_FOUND}"
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(input_line(q) for q in self._inputs())[:400]}"
