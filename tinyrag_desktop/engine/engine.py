@@ -15,11 +15,11 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, NamedTuple, Sequence
 
 import httpx
 
-from ..protocol import TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
+from ..protocol import ThinkSplitter, XMLParseState
 from ..protocol.think import CLOSED, REASONING
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import advice, prompts
@@ -27,11 +27,13 @@ from .calls import Request, Round, ToolCalls, elapsed_ms, tool_grace  # noqa: F4
 from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
-from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort, ReplyFiltered, StreamInterrupted
+from .errors import BadResponse, ContextTooLong, LLMError
 from .events import Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, named
 from .habits import _OPENS_THINKING, _READ_FROM, THINKING_MODELS  # noqa: F401 (tests read them here)
 from .habits import learn as _learn, read_habits as _read_habits
 from .llm import LLMClient
+from .reply import (STOP_SEQUENCES, StopAt, answered_in_reasoning, raise_if_not_whole, stop_all, stream_into,
+                    taken_back)
 from .router import Decision, route
 
 if TYPE_CHECKING:
@@ -41,13 +43,6 @@ log = logging.getLogger(__name__)
 
 KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 
-# Where the server stops a reply: results come back in our own <tool_results> message, so a model that
-# starts writing one is making its tools' results up (small models copy the format), and what it would
-# invent must neither be shown nor read as an answer.
-# "<tool_res" stops <tool_results>, <tool_result …> and Hermes' <tool_response> alike; '<result id="call_' a
-# model that copies our results without their wrapper. OpenAI takes at most 4 stop sequences. A model writing
-# about these tags (in a code block) is stopped too: rare, and far less harm than a made-up result.
-STOP_SEQUENCES = ("<tool_res", '<result id="call_')
 # (base URL, model) → the context window a refusal named, and when, for the next requests when the server
 # cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
 _REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
@@ -284,11 +279,11 @@ class Engine(ToolCalls):
             rnd.advice.append(advice.LAST_ROUND)
         return note, False
 
-    def _after_reply(
-        self, rnd: Round, answer: _Answer, offer: _Offer, ran: bool, more: bool
-    ) -> tuple[Text | None, bool]:
-        """After a round that did not stop to wait for its calls: the model answered, unless its calls ran, or it
-        wrote a call so that it is no call, or nothing to read (once), and a round is left to tell it so."""
+    def _after_reply(self, rnd: Round, answer: _Answer, offer: _Offer, ran: bool, more: bool
+                     ) -> tuple[Text | None, bool]:
+        """After a reply that did not stop right after a call: the answer ends there, unless a call in it ran (the
+        model reads the results), or the model wrote a call so that it is no call, or nothing to read (once per
+        answer), and a round is left to tell it so."""
         req, cfg = answer.req, answer.req.config
         reply = "".join(rnd.text)
         can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
@@ -360,21 +355,15 @@ class Engine(ToolCalls):
                     guessed = True
 
     async def _round(
-        self,
-        client: LLMClient,
-        model: str,
-        convo: list[dict[str, str]],
-        rnd: Round,
-        req: Request,
-        ctx: ToolContext,
+        self, client: LLMClient, model: str, convo: list[dict[str, str]], rnd: Round, req: Request, ctx: ToolContext,
         max_tokens: int = 0,
     ) -> AsyncIterator[EngineEvent]:
         """One reply as it streams: its reasoning apart, its text through the parser, each complete block started at
         once, and the running tools' output and results as they come. Over when the reply and its calls are;
         raises the stream's failure, or why a reply that streamed to its end is no whole answer.
 
-        The stream and the tools feed one queue (see _stream_into). The reply's text goes through the stop
-        sequences (_StopAt), then the reasoning's tags (ThinkSplitter), then the tool-block parser."""
+        The stream and the tools feed one queue (see stream_into). The reply's text goes through the stop
+        sequences (StopAt), then the reasoning's tags (ThinkSplitter), then the tool-block parser."""
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         parser = XMLParseState()
         habit = (client.base_url, model)
@@ -383,9 +372,9 @@ class Engine(ToolCalls):
         presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
         own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
         finish_reason: str | None = None
-        stop = _StopAt(STOP_SEQUENCES)
+        stop = StopAt(STOP_SEQUENCES)
         thought = False  # the model reasoned in this reply
-        pump_task = asyncio.create_task(_stream_into(queue, client, model, convo, req, max_tokens))
+        pump_task = asyncio.create_task(stream_into(queue, client, model, convo, req, max_tokens))
         failure: LLMError | None = None
         streaming = True
         try:
@@ -432,13 +421,13 @@ class Engine(ToolCalls):
                         parser = XMLParseState()
                         taken = "".join(rnd.text[own:])
                         thought = bool(taken)
-                        for out in _taken_back(taken, own, rnd, req):
+                        for out in taken_back(taken, own, rnd, req):
                             yield out
                     else:
                         for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
                             yield out
                 if not streaming:  # the reply is over: its last text, and a block left open, are settled
-                    if _answered_in_reasoning(think, presumed, failure, finish_reason):
+                    if answered_in_reasoning(think, presumed, failure, finish_reason):
                         await self._learn(habit, opens_thinking=False)
                         answer = "".join(presumed)
                         if answer:
@@ -448,76 +437,16 @@ class Engine(ToolCalls):
                     for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
                         yield out
         finally:
-            await _stopped(pump_task, rnd.running)
+            await stop_all(pump_task, rnd.running)
         rnd.finish_reason = finish_reason
         if failure is not None:
             raise failure
-        _raise_if_not_whole(rnd, req, max_tokens, thought, own)
+        raise_if_not_whole(rnd, req, max_tokens, thought, own)
 
     async def _learn(self, habit: tuple[str, str], *, opens_thinking: bool) -> None:
         """Note whether the model's replies start inside its reasoning (habits.learn): a file written, so off
         the event loop."""
         await asyncio.to_thread(_learn, self.data_dir, habit, opens_thinking)
-
-
-async def _stream_into(
-    queue: asyncio.Queue[tuple[str, Any]], client: LLMClient, model: str, convo: list[dict[str, str]],
-    req: Request, max_tokens: int,
-) -> None:
-    """Put the model's reply on ``queue``, delta by delta, then its end or its failure."""
-    try:
-        extra: dict[str, Any] = {"stop": list(STOP_SEQUENCES)}
-        if max_tokens:
-            extra["max_tokens"] = max_tokens
-        async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
-                                              begun=req.begun(), **extra):
-            queue.put_nowait(("delta", delta))
-        queue.put_nowait(("end", None))
-    except LLMError as exc:
-        queue.put_nowait(("error", exc))
-    except Exception as exc:  # a reply shaped in a way nobody foresaw must end the answer, not hang it
-        log.exception("reading the model's stream failed")
-        problem = BadResponse("The model server sent a reply that could not be read "
-                              f"({exc.__class__.__name__}: {exc}). The text so far is kept.")
-        queue.put_nowait(("error", problem))
-
-
-def _taken_back(taken: str, own: int, rnd: Round, req: Request) -> Iterator[EngineEvent]:
-    """The reply's text so far, ``taken``, shown again as the reasoning it was. Taken back only before any call:
-    a card already shown stays, and so does the text around it (the model's next replies start as reasoning)."""
-    if taken and not req.next_id:
-        rnd.take_back(own)
-        yield Retract(taken, "text", rnd.number)
-        yield Reasoning(taken, rnd.number)
-
-
-def _answered_in_reasoning(think: ThinkSplitter, presumed: list[str], failure: LLMError | None,
-                           finish_reason: str | None) -> bool:
-    """Whether a reply presumed to start inside its reasoning never left it, and ended well: it was the answer."""
-    return (think.presumed and think.in_reasoning and failure is None and finish_reason != "length"
-            and not _thought_past_a_call("".join(presumed)))
-
-
-async def _stopped(pump_task: asyncio.Task[None], running: set[asyncio.Task[None]]) -> None:
-    """Stop the stream and every tool still running, and give them a moment to finish."""
-    pump_task.cancel()
-    for task in running:
-        task.cancel()
-    pending = [pump_task, *running]
-    await asyncio.wait(pending, timeout=0.15)
-
-
-def _raise_if_not_whole(rnd: Round, req: Request, max_tokens: int, thought: bool, own: int) -> None:
-    """Raise when a reply that streamed to its end is no whole answer, as its finish reason says. ``thought``:
-    the model reasoned in it; ``own``: where its own text starts in ``rnd.text``."""
-    if rnd.finish_reason == "length":  # the stream ended well, the answer did not: it stops mid-sentence
-        if thought and not "".join(rnd.text[own:]).strip():  # or never began: the reasoning took it all
-            raise ReplyCutShort(advice.only_thought_words(max_tokens, rnd.finish_reason))
-        raise ReplyCutShort(advice.cut_short_words(max_tokens))
-    if rnd.finish_reason == "content_filter":  # it looked finished, or was "an empty answer" from the model
-        raise ReplyFiltered(advice.filtered_words(req.begun(rnd)))
-    if rnd.finish_reason in advice.SERVER_STOPPED:  # vLLM's "abort" (a shutdown, a pause), then [DONE]: the same
-        raise StreamInterrupted(advice.server_stopped_words(rnd.finish_reason, req.begun(rnd)))
 
 
 class _Offer(NamedTuple):
@@ -553,6 +482,7 @@ class _Answer:
                               "(or pass --model).")
 
     def done(self, question: str, passages: Sequence[Hit], fitting: Fitting, started: float) -> Done:
+        """The event that ends the request: its counts, its transcript, and the sources the answer drew on."""
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows;
         # none when the server refused the request (a wrong model, an error page): no model read them.
         # Words the answer shares with a tool's result prove nothing about the prompt's passages, as the
@@ -589,42 +519,6 @@ async def _send_results(fitting: Fitting, rnd: Round, question: str, cfg: Engine
         return prompts.results_message(results, most, question, notes)
 
     fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
-
-
-def _thought_past_a_call(text: str) -> bool:
-    """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the
-    server stopped it at STOP_SEQUENCES, with no </think>), not an answer that ends on its call and waits."""
-    events = parse_all(text)
-    calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
-    return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
-
-
-class _StopAt:
-    """The stop sequences, kept by the engine too: a server that ignores them (or misses one split across
-    tokens) would show the results the model makes up after its call as the answer."""
-
-    def __init__(self, stops: Sequence[str]) -> None:
-        self.stops = stops
-        self.held = ""  # a suffix that may still become a stop sequence
-        self.hit = False
-
-    def feed(self, text: str) -> str:
-        """What of ``text`` comes before a stop sequence and cannot begin one; nothing once one was seen."""
-        if self.hit:
-            return ""
-        text, self.held = self.held + text, ""
-        found = [at for at in (text.find(s) for s in self.stops) if at >= 0]
-        if found:
-            self.hit = True
-            return text[: min(found)]
-        keep = max((k for s in self.stops for k in range(1, len(s)) if text.endswith(s[:k])), default=0)
-        if keep:
-            text, self.held = text[:-keep], text[-keep:]
-        return text
-
-    def finish(self) -> str:
-        held, self.held = self.held, ""
-        return held
 
 
 def _without_end(text: str, end: str) -> str:
