@@ -13,12 +13,13 @@ import dataclasses
 import itertools
 import logging
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, NamedTuple, Sequence
 
 import httpx
 
-from ..protocol import TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
+from ..protocol import ThinkSplitter, XMLParseState
 from ..protocol.think import CLOSED, REASONING
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import advice, prompts
@@ -26,11 +27,13 @@ from .calls import Request, Round, ToolCalls, elapsed_ms, tool_grace  # noqa: F4
 from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
-from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort, ReplyFiltered, StreamInterrupted
+from .errors import BadResponse, ContextTooLong, LLMError
 from .events import Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, named
 from .habits import _OPENS_THINKING, _READ_FROM, THINKING_MODELS  # noqa: F401 (tests read them here)
 from .habits import learn as _learn, read_habits as _read_habits
 from .llm import LLMClient
+from .reply import (STOP_SEQUENCES, StopAt, answered_in_reasoning, raise_if_not_whole, stop_all, stream_into,
+                    taken_back)
 from .router import Decision, route
 
 if TYPE_CHECKING:
@@ -40,13 +43,6 @@ log = logging.getLogger(__name__)
 
 KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 
-# Where the server stops a reply: results come back in our own <tool_results> message, so a model that
-# starts writing one is making its tools' results up (small models copy the format), and what it would
-# invent must neither be shown nor read as an answer.
-# "<tool_res" stops <tool_results>, <tool_result …> and Hermes' <tool_response> alike; '<result id="call_' a
-# model that copies our results without their wrapper. OpenAI takes at most 4 stop sequences. A model writing
-# about these tags (in a code block) is stopped too: rare, and far less harm than a made-up result.
-STOP_SEQUENCES = ("<tool_res", '<result id="call_')
 # (base URL, model) → the context window a refusal named, and when, for the next requests when the server
 # cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
 _REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
@@ -85,94 +81,39 @@ class Engine(ToolCalls):
     async def run(
         self, messages: Sequence[Mapping[str, str]], *, system: str | None = None, chat_id: str | None = None
     ) -> AsyncIterator[EngineEvent]:
-        """Answer the conversation whose last message is the user's question, as a stream of events."""
+        """Answer the conversation whose last message is the user's question, as a stream of events: the route,
+        the model, then round after round (the model's reply, its calls' results sent back to it) until it
+        answers or a limit ends the answer; last Done, after an EngineError when the request failed."""
         started = time.monotonic()
-        settings = self.settings
-        cfg = self.config or EngineConfig.from_settings(settings)
-        req = Request(cfg)
-        enabled = self.registry.enabled(settings)
+        cfg = self.config or EngineConfig.from_settings(self.settings)
         question = str(messages[-1].get("content", "")) if messages else ""
-        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
-        # them, and each call was skipped. The knowledge base's passages still go into the prompt. (With no
-        # round after the first, calls still run: the user reads their results on the cards.)
-        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
-        names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
-        offered_tools = enabled if calls else []
-
-        decision = await self._route(question, names)
-        offered = await self._rag_passages(question) if decision.mode == "rag" or decision.documents_first else ()
-        if decision.documents_first and offered:  # the user's documents before the encyclopedia or the web
-            kept = tuple(h for h in decision.hints if h not in decision.weak)
-            before = " and ".join(decision.weak)
-            decision = Decision("rag", "the knowledge base has passages about the question"
-                                + (f" (looked at before {before})" if before else ""), kept or ("rag_knowledge",))
-        elif decision.mode == "rag":
-            decision = (Decision("rag", "the knowledge base has passages about the question", decision.hints)
-                        if offered else
-                        Decision("direct", "nothing in the knowledge base is about the question's words "
-                                           "(the model can still search it)"))
-        if not calls:
-            decision = dataclasses.replace(decision, hints=(), weak=())
-        context = _context(question, offered)
-        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem,
-                    _anchors(offered, _locations(offered)))
-
-        def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
-            passages = _context(question, offered, passage_chars) if passage_chars != PASSAGE_CHARS else context
-            return [{"role": "system", "content": prompts.system_prompt(
-                persona=system, tools=offered_tools, lang=str(settings.get("lang", "en")), context=passages)},
-                *prompts.example_turns(offered_tools)]
-
-        head = head_with()
-        chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
-        if decision.hints and chat and chat[-1]["role"] == "user":
-            # Small models pick the right tool far more often when the question names it (and one tool:
-            # two names confuse them, so the router hints the knowledge base only when nothing else fits).
-            chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
-        tail = chat[-1:]  # the question, then each round's reply and results: never left out
-        fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
-                          smaller_head=head_with if offered else None,
-                          persona=estimate(system) if system and system.strip() else 0,
-                          tools=[t.name for t in offered_tools])
+        offer = self._offer(cfg)
+        decision, passages = await self._decide(question, offer)
+        yield Route(decision.mode, decision.reason, decision.hints, _locations(passages), decision.problem,
+                    _anchors(passages, _locations(passages)))
+        fitting = self._fitting(messages, question, system, decision, passages, offer, cfg)
         client = LLMClient(
-            self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
+            self.http, str(self.settings.get("base_url", "")), str(self.settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
         )
-        # the prompt's passages are [1]…[n] by document (format_hits): the searches go on from there
-        citations = {location: n for n, location in enumerate(_locations(offered), start=1)}
-        ctx = ToolContext(settings=settings, data_dir=self.data_dir, http=self.http, confirm=self.confirm,
-                          chat_id=chat_id, citations=citations)
-        rounds = 0
-        reasoned = False
-        shown: list[str] = []  # the answer as the user reads it: no tool blocks
-        heard: list[str] = []  # what the tools returned: words the answer may have taken from them
-        failed = False
-        heard_from_model = False  # the server took the request and the model wrote something
-        nudged = False  # a round more was given for a reply with nothing to read: once per answer
-        model = ""
-
-        def offered_tool(name: str) -> ToolSpec | None:
-            spec = self.registry.get(name) or self._by_folded_name(name)
-            return spec if spec is not None and spec.name in names else None
-
+        ctx = self._tool_context(passages, chat_id)
+        answer = _Answer(Request(cfg))
+        req, shown = answer.req, answer.shown
         try:
-            model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
+            model = answer.model = await client.resolve_model(str(self.settings.get("chat_model", "") or ""))
             yield ModelChosen(model)
             fitting.ask = lambda: self._window(client, model, cfg)
             for number in range(1, cfg.max_continuations + 2):
-                rounds = number
+                answer.rounds = number
                 rnd = Round(number)
-                # The next round's text starts a paragraph of its own: after a table row, a quote or a list
-                # item that ends in one newline it would be read as one more of them.
-                if number > 1 and req.transcript and not req.transcript[-1].endswith("\n\n"):
-                    gap = "\n" if req.transcript[-1].endswith("\n") else "\n\n"
+                if gap := _paragraph_break(req.transcript, number):
                     yield Text(gap, number)
                     rnd.text.append(gap)
                 try:
                     async for event in self._fitted_round(client, model, fitting, rnd, req, ctx):
-                        heard_from_model = True
+                        answer.heard_from_model = True
                         if isinstance(event, Reasoning):
-                            reasoned = True
+                            answer.reasoned = True
                             rnd.reasoning.append(event.text)
                         if isinstance(event, Text):
                             shown.append(event.text)
@@ -181,80 +122,81 @@ class Engine(ToolCalls):
                         yield named(event, model)
                 finally:  # what arrived is kept, even when the round failed
                     req.ended(rnd)
-                rnd.in_call_order()
-                heard += [text for *_, text in rnd.results]
-                ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
-                more = number <= cfg.max_continuations  # a round is left
-                if not rnd.waiting():
-                    can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
-                    invalid = rnd.invalid_at_end if advice.closes_only(rnd.after_invalid) else ""
-                    miswritten, aside = (advice.miswritten_call("".join(rnd.text), invalid, offered_tool)
-                                         if can_call and not ran and not rnd.results and more else ("", ""))
-                    blank = not "".join(rnd.text).strip() and not rnd.results
-                    if blank and not miswritten and more and not nudged:
-                        # Nothing to read: after its calls, the model began by copying the results message
-                        # (stopped at once) or only reasoned; or it wrote its call in its reasoning only.
-                        if req.next_id:
-                            miswritten = advice.ANSWER_NOW
-                        elif can_call and advice.call_in_reasoning("".join(rnd.reasoning)):
-                            miswritten = advice.CALL_IN_REASONING
-                        nudged = bool(miswritten)
-                    if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
-                        if blank and req.next_id:  # and the answer would end on its cards, without a word
-                            note = advice.blank_after_tools_note(bool(rnd.reasoning))
-                            yield Text(note, number, note=True)
-                            shown.append(note)
-                        break
-                    if miswritten:  # it waits for the result of a call it wrote so that it is no call
-                        rnd.advice.append(miswritten)
-                    if aside:  # which the answer shows as written: the reader is told why nothing ran
-                        words = f"\n\n*{aside}*\n\n"
-                        yield Text(words, number, note=True, aside=True)
-                        shown.append(words)
-                elif not more:
-                    # The last round ended on a call whose result the model can never read: without a word,
-                    # the answer would end on its cards, with no text after them.
-                    note = advice.ended_waiting_note(rnd.results, cfg, told=advice.REFUSED_ONLY in req.told)
-                    yield Text(note, number, note=True)
-                    shown.append(note)
+                note, last = self._after_round(rnd, answer, offer)
+                if note is not None:
+                    yield note
+                    shown.append(note.text)
+                if last:
                     break
-                elif not ran:
-                    # Only refused calls (a repeat, a limit): the model waits for results that will not come.
-                    # One more round, within max_continuations, tells it to answer from what it already has.
-                    rnd.advice.append(advice.REFUSED_ONLY)
-                    req.told.add(advice.REFUSED_ONLY)
-                if number == cfg.max_continuations:  # the next round is the last: a call in it will not run
-                    rnd.advice.append(advice.LAST_ROUND)
-                reply = "".join(rnd.text)
-                limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
-                tail.append({"role": "assistant", "content": reply})
-                results, notes = list(rnd.results), list(rnd.advice)
-
-                def rewrite(most: int, results=results, notes=notes) -> str:
-                    return prompts.results_message(results, most, question, notes)
-
-                fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
-            if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
-                raise BadResponse(advice.only_thought_words(cfg.max_tokens, rnd.finish_reason) if reasoned else
-                                  "The model sent an empty answer. Try again, or choose another model in Settings "
-                                  "(or pass --model).")
+                await _send_results(fitting, rnd, question, cfg)
+            answer.check_not_empty(rnd)
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
-            failed = True
-        # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows;
-        # none when the server refused the request (a wrong model, an error page): no model read them.
-        # Words the answer shares with a tool's result prove nothing about the prompt's passages, as the
-        # question's do not ("The program printed three lines" after a nanoGo run listed the tools guide)
-        if failed:
-            offered = offered if heard_from_model else []
-        used = _locations(offered if failed or not offered else _used_passages(
-            "\n".join([question, *heard]), "".join(shown), offered))
-        cut = fitting.left_out or fitting.shortened
-        window = fitting.window.tokens if fitting.window and fitting.window.sure and cut else 0
-        yield Done(rounds, req.tools_run, elapsed_ms(started), "".join(req.transcript), used, fitting.left_out,
-                   window, _anchors(offered, used), model, fitting.shortened,
-                   tuple(itertools.accumulate(len(text) for text in req.transcript[:-1])))
+            answer.failed = True
+        yield answer.done(question, passages, fitting, started)
+
+    def _offer(self, cfg: EngineConfig) -> _Offer:
+        """The tools the model is taught, and those it may call. With no call allowed to run (a limit of 0), no
+        tool is offered: taught the blocks, the model called them, and each call was skipped. The knowledge
+        base's passages still go into the prompt. (With no round after the first, calls still run: the user
+        reads their results on the cards.)"""
+        enabled = self.registry.enabled(self.settings)
+        if cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0:
+            return _Offer(enabled, {t.name for t in enabled}, calls=True)
+        return _Offer([], {t.name for t in enabled} & {"rag_knowledge"}, calls=False)
+
+    async def _decide(self, question: str, offer: _Offer) -> tuple[Decision, Sequence[Hit]]:
+        """The route, and the knowledge base's passages for the prompt when the route takes them, with the
+        route's reason saying what the knowledge base held."""
+        decision = await self._route(question, offer.names)
+        passages = await self._rag_passages(question) if decision.mode == "rag" or decision.documents_first else ()
+        if decision.documents_first and passages:  # the user's documents before the encyclopedia or the web
+            kept = tuple(h for h in decision.hints if h not in decision.weak)
+            before = " and ".join(decision.weak)
+            decision = Decision("rag", "the knowledge base has passages about the question"
+                                + (f" (looked at before {before})" if before else ""), kept or ("rag_knowledge",))
+        elif decision.mode == "rag":
+            decision = (Decision("rag", "the knowledge base has passages about the question", decision.hints)
+                        if passages else
+                        Decision("direct", "nothing in the knowledge base is about the question's words "
+                                           "(the model can still search it)"))
+        if not offer.calls:
+            decision = dataclasses.replace(decision, hints=(), weak=())
+        return decision, passages
+
+    def _fitting(
+        self, messages: Sequence[Mapping[str, str]], question: str, system: str | None, decision: Decision,
+        passages: Sequence[Hit], offer: _Offer, cfg: EngineConfig,
+    ) -> Fitting:
+        """The conversation the rounds send: the system prompt (with the passages) and the example turns, the
+        chat, the question; to be cut to the model's window, and to grow by each round's reply and results."""
+        context = _context(question, passages)
+
+        def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
+            text = _context(question, passages, passage_chars) if passage_chars != PASSAGE_CHARS else context
+            return [{"role": "system", "content": prompts.system_prompt(
+                persona=system, tools=offer.tools, lang=str(self.settings.get("lang", "en")), context=text)},
+                *prompts.example_turns(offer.tools)]
+
+        head = head_with()
+        chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
+        if decision.hints and chat and chat[-1]["role"] == "user":
+            # Small models pick the right tool far more often when the question names it (and one tool:
+            # two names confuse them, so the router hints the knowledge base only when nothing else fits).
+            chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
+        tail = chat[-1:]  # the question, then each round's reply and results: never left out
+        return Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens,
+                       setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
+                       smaller_head=head_with if passages else None,
+                       persona=estimate(system) if system and system.strip() else 0,
+                       tools=[t.name for t in offer.tools])
+
+    def _tool_context(self, passages: Sequence[Hit], chat_id: str | None) -> ToolContext:
+        # the prompt's passages are [1]…[n] by document (format_hits): the searches go on from there
+        citations = {location: n for n, location in enumerate(_locations(passages), start=1)}
+        return ToolContext(settings=self.settings, data_dir=self.data_dir, http=self.http, confirm=self.confirm,
+                           chat_id=chat_id, citations=citations)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
@@ -308,6 +250,71 @@ class Engine(ToolCalls):
             return Window(window_for(taken[0], cfg.max_tokens), sure=False)
         return told
 
+    # -- between rounds ---------------------------------------------------------------------------
+
+    def _after_round(self, rnd: Round, answer: _Answer, offer: _Offer) -> tuple[Text | None, bool]:
+        """Whether the answer ends with ``rnd``, and the engine's note for the reader, if any; ``rnd.advice``
+        gets what the next round's results message tells the model."""
+        cfg = answer.req.config
+        rnd.in_call_order()
+        answer.heard += [text for *_, text in rnd.results]
+        ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
+        more = rnd.number <= cfg.max_continuations  # a round is left
+        note = None
+        if not rnd.waiting():
+            note, last = self._after_reply(rnd, answer, offer, ran, more)
+            if last:
+                return note, True
+        elif not more:
+            # The last round ended on a call whose result the model can never read: without a word,
+            # the answer would end on its cards, with no text after them.
+            told = advice.REFUSED_ONLY in answer.req.told
+            return Text(advice.ended_waiting_note(rnd.results, cfg, told=told), rnd.number, note=True), True
+        elif not ran:
+            # Only refused calls (a repeat, a limit): the model waits for results that will not come.
+            # One more round, within max_continuations, tells it to answer from what it already has.
+            rnd.advice.append(advice.REFUSED_ONLY)
+            answer.req.told.add(advice.REFUSED_ONLY)
+        if rnd.number == cfg.max_continuations:  # the next round is the last: a call in it will not run
+            rnd.advice.append(advice.LAST_ROUND)
+        return note, False
+
+    def _after_reply(self, rnd: Round, answer: _Answer, offer: _Offer, ran: bool, more: bool
+                     ) -> tuple[Text | None, bool]:
+        """After a reply that did not stop right after a call: the answer ends there, unless a call in it ran (the
+        model reads the results), or the model wrote a call so that it is no call, or nothing to read (once per
+        answer), and a round is left to tell it so."""
+        req, cfg = answer.req, answer.req.config
+        reply = "".join(rnd.text)
+        can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
+        miswritten, aside = "", ""
+        if can_call and not ran and not rnd.results and more:
+            invalid = rnd.invalid_at_end if advice.closes_only(rnd.after_invalid) else ""
+            miswritten, aside = advice.miswritten_call(reply, invalid, lambda name: self._offered(name, offer))
+        blank = not reply.strip() and not rnd.results
+        if blank and not miswritten and more and not answer.nudged:
+            # Nothing to read: after its calls, the model began by copying the results message
+            # (stopped at once) or only reasoned; or it wrote its call in its reasoning only.
+            if req.next_id:
+                miswritten = advice.ANSWER_NOW
+            elif can_call and advice.call_in_reasoning("".join(rnd.reasoning)):
+                miswritten = advice.CALL_IN_REASONING
+            answer.nudged = bool(miswritten)
+        if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
+            if blank and req.next_id:  # and the answer would end on its cards, without a word
+                return Text(advice.blank_after_tools_note(bool(rnd.reasoning)), rnd.number, note=True), True
+            return None, True
+        if miswritten:  # it waits for the result of a call it wrote so that it is no call
+            rnd.advice.append(miswritten)
+        if aside:  # which the answer shows as written: the reader is told why nothing ran
+            return Text(f"\n\n*{aside}*\n\n", rnd.number, note=True, aside=True), False
+        return None, False
+
+    def _offered(self, name: str, offer: _Offer) -> ToolSpec | None:
+        """The offered tool the model means by ``name``, however it spelt it; None for another."""
+        spec = self.registry.get(name) or self._by_folded_name(name)
+        return spec if spec is not None and spec.name in offer.names else None
+
     # -- one round --------------------------------------------------------------------------------
 
     async def _fitted_round(
@@ -347,18 +354,16 @@ class Engine(ToolCalls):
                 else:
                     guessed = True
 
-    # -- one round --------------------------------------------------------------------------------
-
     async def _round(
-        self,
-        client: LLMClient,
-        model: str,
-        convo: list[dict[str, str]],
-        rnd: Round,
-        req: Request,
-        ctx: ToolContext,
+        self, client: LLMClient, model: str, convo: list[dict[str, str]], rnd: Round, req: Request, ctx: ToolContext,
         max_tokens: int = 0,
     ) -> AsyncIterator[EngineEvent]:
+        """One reply as it streams: its reasoning apart, its text through the parser, each complete block started at
+        once, and the running tools' output and results as they come. Over when the reply and its calls are;
+        raises the stream's failure, or why a reply that streamed to its end is no whole answer.
+
+        The stream and the tools feed one queue (see stream_into). The reply's text goes through the stop
+        sequences (StopAt), then the reasoning's tags (ThinkSplitter), then the tool-block parser."""
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         parser = XMLParseState()
         habit = (client.base_url, model)
@@ -367,27 +372,9 @@ class Engine(ToolCalls):
         presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
         own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
         finish_reason: str | None = None
-        stop = _StopAt(STOP_SEQUENCES)
+        stop = StopAt(STOP_SEQUENCES)
         thought = False  # the model reasoned in this reply
-
-        async def pump() -> None:
-            try:
-                extra: dict[str, Any] = {"stop": list(STOP_SEQUENCES)}
-                if max_tokens:
-                    extra["max_tokens"] = max_tokens
-                async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
-                                                      begun=req.begun(), **extra):
-                    queue.put_nowait(("delta", delta))
-                queue.put_nowait(("end", None))
-            except LLMError as exc:
-                queue.put_nowait(("error", exc))
-            except Exception as exc:  # a reply shaped in a way nobody foresaw must end the answer, not hang it
-                log.exception("reading the model's stream failed")
-                problem = BadResponse("The model server sent a reply that could not be read "
-                                      f"({exc.__class__.__name__}: {exc}). The text so far is kept.")
-                queue.put_nowait(("error", problem))
-
-        pump_task = asyncio.create_task(pump())
+        pump_task = asyncio.create_task(stream_into(queue, client, model, convo, req, max_tokens))
         failure: LLMError | None = None
         streaming = True
         try:
@@ -406,7 +393,7 @@ class Engine(ToolCalls):
                     finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
                         if think.presumed and not presumed:  # the server parts the reasoning out itself
-                            await asyncio.to_thread(_learn, self.data_dir, habit, False)  # a file written: off the loop
+                            await self._learn(habit, opens_thinking=False)
                             think = ThinkSplitter()
                         thought = True
                         yield Reasoning(item.reasoning, rnd.number)
@@ -427,86 +414,111 @@ class Engine(ToolCalls):
                             presumed.append(text)
                         thought = True
                         yield Reasoning(text, rnd.number)
-                        continue
-                    if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
-                        await asyncio.to_thread(_learn, self.data_dir, habit, True)
+                    elif channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
+                        await self._learn(habit, opens_thinking=True)
                         for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
                             yield out
                         parser = XMLParseState()
-                        thought = "".join(rnd.text[own:])
-                        # Taken back only before any call: a card already shown stays, and so does the text
-                        # around it (the model's next replies start as reasoning).
-                        if thought and not req.next_id:
-                            rnd.take_back(own)
-                            yield Retract(thought, "text", rnd.number)
-                            yield Reasoning(thought, rnd.number)
-                        continue
-                    for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
-                        yield out
-                if not streaming and think.presumed and think.in_reasoning and failure is None and (
-                        finish_reason != "length") and not _thought_past_a_call("".join(presumed)):
-                    # Presumed to start inside its reasoning, the reply never left it: it was the answer.
-                    await asyncio.to_thread(_learn, self.data_dir, habit, False)
-                    answer = "".join(presumed)
-                    if answer:
-                        yield Retract(answer, "reasoning", rnd.number)
-                        for out in self._parsed(parser.feed(answer), parser, rnd, req, ctx, queue):
+                        taken = "".join(rnd.text[own:])
+                        thought = bool(taken)
+                        for out in taken_back(taken, own, rnd, req):
                             yield out
-                if not streaming:
+                    else:
+                        for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
+                            yield out
+                if not streaming:  # the reply is over: its last text, and a block left open, are settled
+                    if answered_in_reasoning(think, presumed, failure, finish_reason):
+                        await self._learn(habit, opens_thinking=False)
+                        answer = "".join(presumed)
+                        if answer:
+                            yield Retract(answer, "reasoning", rnd.number)
+                            for out in self._parsed(parser.feed(answer), parser, rnd, req, ctx, queue):
+                                yield out
                     for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
                         yield out
         finally:
-            pump_task.cancel()
-            for task in rnd.running:
-                task.cancel()
-            pending = [pump_task, *rnd.running]
-            await asyncio.wait(pending, timeout=0.15)
+            await stop_all(pump_task, rnd.running)
         rnd.finish_reason = finish_reason
         if failure is not None:
             raise failure
-        if finish_reason == "length":  # the stream ended well, the answer did not: it stops mid-sentence
-            if thought and not "".join(rnd.text[own:]).strip():  # or never began: the reasoning took it all
-                raise ReplyCutShort(advice.only_thought_words(max_tokens, finish_reason))
-            raise ReplyCutShort(advice.cut_short_words(max_tokens))
-        if finish_reason == "content_filter":  # it looked finished, or was "an empty answer" from the model
-            raise ReplyFiltered(advice.filtered_words(req.begun(rnd)))
-        if finish_reason in advice.SERVER_STOPPED:  # vLLM's "abort" (a shutdown, a pause), then [DONE]: the same
-            raise StreamInterrupted(advice.server_stopped_words(finish_reason, req.begun(rnd)))
+        raise_if_not_whole(rnd, req, max_tokens, thought, own)
 
-def _thought_past_a_call(text: str) -> bool:
-    """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the
-    server stopped it at STOP_SEQUENCES, with no </think>), not an answer that ends on its call and waits."""
-    events = parse_all(text)
-    calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
-    return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
+    async def _learn(self, habit: tuple[str, str], *, opens_thinking: bool) -> None:
+        """Note whether the model's replies start inside its reasoning (habits.learn): a file written, so off
+        the event loop."""
+        await asyncio.to_thread(_learn, self.data_dir, habit, opens_thinking)
 
 
-class _StopAt:
-    """The stop sequences, kept by the engine too: a server that ignores them (or misses one split across
-    tokens) would show the results the model makes up after its call as the answer."""
+class _Offer(NamedTuple):
+    """The tools one request teaches the model (``tools``), the names of those it may use (``names``), and
+    whether any call may run at all (``calls``)."""
 
-    def __init__(self, stops: Sequence[str]) -> None:
-        self.stops = stops
-        self.held = ""  # a suffix that may still become a stop sequence
-        self.hit = False
+    tools: list[ToolSpec]
+    names: set[str]
+    calls: bool
 
-    def feed(self, text: str) -> str:
-        """What of ``text`` comes before a stop sequence and cannot begin one; nothing once one was seen."""
-        if self.hit:
-            return ""
-        text, self.held = self.held + text, ""
-        found = [at for at in (text.find(s) for s in self.stops) if at >= 0]
-        if found:
-            self.hit = True
-            return text[: min(found)]
-        keep = max((k for s in self.stops for k in range(1, len(s)) if text.endswith(s[:k])), default=0)
-        if keep:
-            text, self.held = text[:-keep], text[-keep:]
-        return text
 
-    def finish(self) -> str:
-        held, self.held = self.held, ""
-        return held
+@dataclass(slots=True)
+class _Answer:
+    """One request's answer as the user reads it, across its rounds, and what it drew on: for the notes
+    between rounds and for Done."""
+
+    req: Request
+    model: str = ""
+    rounds: int = 0
+    shown: list[str] = field(default_factory=list)  # the answer as the user reads it: no tool blocks
+    heard: list[str] = field(default_factory=list)  # what the tools returned: words the answer may have taken from them
+    reasoned: bool = False
+    heard_from_model: bool = False  # the server took the request and the model wrote something
+    nudged: bool = False  # a round more was given for a reply with nothing to read: once per answer
+    failed: bool = False
+
+    def check_not_empty(self, last: Round) -> None:
+        """Raise when the rounds are over with nothing to show: no text and no call run."""
+        if not "".join(self.req.transcript).strip() and not self.req.tools_run:  # "done", with nothing to show
+            raise BadResponse(advice.only_thought_words(self.req.config.max_tokens, last.finish_reason)
+                              if self.reasoned else
+                              "The model sent an empty answer. Try again, or choose another model in Settings "
+                              "(or pass --model).")
+
+    def done(self, question: str, passages: Sequence[Hit], fitting: Fitting, started: float) -> Done:
+        """The event that ends the request: its counts, its transcript, and the sources the answer drew on."""
+        # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows;
+        # none when the server refused the request (a wrong model, an error page): no model read them.
+        # Words the answer shares with a tool's result prove nothing about the prompt's passages, as the
+        # question's do not ("The program printed three lines" after a nanoGo run listed the tools guide)
+        if self.failed:
+            passages = passages if self.heard_from_model else []
+        used = _locations(passages if self.failed or not passages else _used_passages(
+            "\n".join([question, *self.heard]), "".join(self.shown), passages))
+        cut = fitting.left_out or fitting.shortened
+        window = fitting.window.tokens if fitting.window and fitting.window.sure and cut else 0
+        transcript = self.req.transcript
+        return Done(self.rounds, self.req.tools_run, elapsed_ms(started), "".join(transcript), used,
+                    fitting.left_out, window, _anchors(passages, used), self.model, fitting.shortened,
+                    tuple(itertools.accumulate(len(text) for text in transcript[:-1])))
+
+
+def _paragraph_break(transcript: list[str], number: int) -> str:
+    """What starts round ``number``'s text on a paragraph of its own ("" for none needed): after a table row,
+    a quote or a list item that ends in one newline it would be read as one more of them."""
+    if number > 1 and transcript and not transcript[-1].endswith("\n\n"):
+        return "\n" if transcript[-1].endswith("\n") else "\n\n"
+    return ""
+
+
+async def _send_results(fitting: Fitting, rnd: Round, question: str, cfg: EngineConfig) -> None:
+    """Add ``rnd``'s reply, then its results message (with the round's advice), to the conversation; the
+    results cut to the room the window leaves, and written again shorter when a later round needs it."""
+    reply = "".join(rnd.text)
+    limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
+    fitting.tail.append({"role": "assistant", "content": reply})
+    results, notes = list(rnd.results), list(rnd.advice)
+
+    def rewrite(most: int) -> str:
+        return prompts.results_message(results, most, question, notes)
+
+    fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
 
 
 def _without_end(text: str, end: str) -> str:
