@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -205,6 +205,39 @@ def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make
     qtbot.waitUntil(lambda: not win.isVisible())
     assert not _boxes(win) and win.drafts_at_close.box is None
     assert qloop.run(finished) == "stopped"
+    gate.opened.set()
+
+
+def test_the_systems_quit_while_the_unsent_text_question_is_open_brings_it_to_the_front(make_window, server, qloop,
+                                                                                         qtbot, monkeypatch):
+    # macOS's Dock Quit or logging out, after Quit was answered to the question about the answer: Qt closed the
+    # open question first, as Esc ("Keep the window open"), which forgot that Quit, and the answer was asked again
+    import errno
+
+    import tinyrag_desktop.ui.composer as composer
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    win = make_window(server.base_url, reopen_last=True)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    monkeypatch.setattr(composer, "write_whole", full)
+    win.composer.setPlainText("a question typed on a full disk")
+    win.close()
+    _asked(win, qtbot)
+    win.busy_at_close.close_button.click()  # Quit: the unsent text is asked about next
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
+    box = win.drafts_at_close.box
+    quit_event = QEvent(QEvent.Type.Quit)
+    quit_event.setAccepted(False)  # as macOS's is sent: accepted, the app quits
+    QCoreApplication.sendEvent(QCoreApplication.instance(), quit_event)
+    qloop.run(wait_until(lambda: True))  # what the Quit posted runs
+    assert not quit_event.isAccepted()  # the system is told the app stays (the logout waits)
+    assert not _boxes(win) and win.drafts_at_close.box is box and box.isVisible() and win.isVisible()
+    win.drafts_at_close.close_button.click()  # Close anyway: closed, with no question about the answer again
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert not _boxes(win) and qloop.run(finished) == "stopped"
     gate.opened.set()
 
 
