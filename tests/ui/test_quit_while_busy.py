@@ -172,8 +172,9 @@ def test_the_words_name_everything_under_way():
     assert busy_words(["answer"], elsewhere="Plans")[0] == "An answer is still being written in “Plans”. Quit anyway?"
 
 
-def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
-                                                                            monkeypatch):
+def _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch):
+    """A window writing an answer (held open: the Gate, and the awaitable of its end), with text in the composer
+    that cannot be saved (a full disk)."""
     import errno
 
     import tinyrag_desktop.ui.composer as composer
@@ -186,21 +187,25 @@ def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make
     qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
     monkeypatch.setattr(composer, "write_whole", full)
     win.composer.setPlainText("a question typed on a full disk")
+    return win, gate, finished
 
-    def drafts_box():
-        qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
-        return win.drafts_at_close.box
 
+def _closed_and_quit_to_the_answer(win, qtbot) -> QMessageBox:
+    """Closed, Quit answered to the question about the answer: the question about the unsent text, once open."""
     win.close()
     _asked(win, qtbot)
     win.busy_at_close.close_button.click()  # Quit: the unsent text is asked about next
-    drafts_box().defaultButton().click()  # Keep the window open: the next close asks both again
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
+    return win.drafts_at_close.box
+
+
+def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
+                                                                            monkeypatch):
+    win, gate, finished = _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch)
+    _closed_and_quit_to_the_answer(win, qtbot).defaultButton().click()  # Keep the window open: asks both again
     qtbot.waitUntil(lambda: win.drafts_at_close.box is None)
     assert win.isVisible()
-    win.close()
-    _asked(win, qtbot)
-    win.busy_at_close.close_button.click()
-    drafts_box()
+    _closed_and_quit_to_the_answer(win, qtbot)
     win.drafts_at_close.close_button.click()  # Close anyway: closed, with no question about the answer again
     qtbot.waitUntil(lambda: not win.isVisible())
     assert not _boxes(win) and win.drafts_at_close.box is None
@@ -212,23 +217,8 @@ def test_the_systems_quit_while_the_unsent_text_question_is_open_brings_it_to_th
                                                                                          qtbot, monkeypatch):
     # macOS's Dock Quit or logging out, after Quit was answered to the question about the answer: Qt closed the
     # open question first, as Esc ("Keep the window open"), which forgot that Quit, and the answer was asked again
-    import errno
-
-    import tinyrag_desktop.ui.composer as composer
-
-    def full(*_args, **_kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    win = make_window(server.base_url, reopen_last=True)
-    gate, finished = held_answer(win, server)
-    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
-    monkeypatch.setattr(composer, "write_whole", full)
-    win.composer.setPlainText("a question typed on a full disk")
-    win.close()
-    _asked(win, qtbot)
-    win.busy_at_close.close_button.click()  # Quit: the unsent text is asked about next
-    qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
-    box = win.drafts_at_close.box
+    win, gate, finished = _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch)
+    box = _closed_and_quit_to_the_answer(win, qtbot)
     quit_event = QEvent(QEvent.Type.Quit)
     quit_event.setAccepted(False)  # as macOS's is sent: accepted, the app quits
     QCoreApplication.sendEvent(QCoreApplication.instance(), quit_event)
