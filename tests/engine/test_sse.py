@@ -81,3 +81,17 @@ def test_an_error_event_without_data_and_a_json_line_without_data_are_messages()
     expected = [("message", "a"), ("error", ""), ("message", '{"error": "stopped"}'), ("error", "")]
     for pieces in ([text], list(text)):  # whole, and a character at a time
         assert [(m.event, m.data) for m in decode(pieces)] == expected
+
+
+def test_a_json_line_without_data_comes_after_the_message_being_read() -> None:
+    # It was dispatched at once, ahead of the message still being read: the words before an error came after it
+    # and were lost, and an "event: error" naming the object was an error without words beside a plain message
+    cases = {
+        'data: {"w": "Hello"}\n{"error": "boom"}\n\n': [("message", '{"w": "Hello"}'),
+                                                        ("message", '{"error": "boom"}')],
+        'event: error\n{"message": "CUDA out of memory"}\n\n': [("error", '{"message": "CUDA out of memory"}')],
+        'error: e\n{"x": 1}\ndata: after\n\n': [("error", "e"), ("message", '{"x": 1}'), ("message", "after")],
+    }
+    for text, expected in cases.items():
+        for pieces in ([text], list(text)):  # whole, and a character at a time
+            assert [(m.event, m.data) for m in decode(pieces)] == expected, (text, len(pieces))

@@ -74,6 +74,20 @@ async def test_ollama_failing_in_the_middle_says_its_words_and_keeps_the_text(ll
     assert visible(events) == "Hello world" and events[-1].transcript == "Hello world"
 
 
+@pytest.mark.parametrize("ending, words, said", [
+    (chunk({"content": "!"}).removesuffix("\n") + json.dumps({"error": STOPPED}) + "\n\n", "Hello world!", STOPPED),
+    ('event: error\n{"message": "CUDA out of memory"}\n\n', "Hello world", "CUDA out of memory"),
+], ids=["words, then a bare error line", "event: error, then a bare object"])
+async def test_a_bare_error_line_comes_after_the_words_before_it(llm, make_engine, ending, words, said) -> None:
+    # The bare line went ahead of the message still being read: "!" was lost after the error; and the object an
+    # "event: error" named was read as a message, the error "without saying what it was"
+    llm.queue(Raw(WORDS + [ending], scatter=True))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.message == f"The model server reported an error during the answer: {said}. The text so far is kept."
+    assert visible(events) == words and events[-1].transcript == words
+
+
 @pytest.mark.parametrize("content_type", ["text/event-stream", "application/json", "text/plain", ""])
 async def test_an_empty_reply_says_the_server_sent_nothing(llm, make_engine, content_type) -> None:
     # LM Studio at times answers 200 and closes the connection without a byte: it was "closed the stream before

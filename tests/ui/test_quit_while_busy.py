@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -172,8 +172,9 @@ def test_the_words_name_everything_under_way():
     assert busy_words(["answer"], elsewhere="Plans")[0] == "An answer is still being written in “Plans”. Quit anyway?"
 
 
-def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
-                                                                            monkeypatch):
+def _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch):
+    """A window writing an answer (held open: the Gate, and the awaitable of its end), with text in the composer
+    that cannot be saved (a full disk)."""
     import errno
 
     import tinyrag_desktop.ui.composer as composer
@@ -186,25 +187,47 @@ def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make
     qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
     monkeypatch.setattr(composer, "write_whole", full)
     win.composer.setPlainText("a question typed on a full disk")
+    return win, gate, finished
 
-    def drafts_box():
-        qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
-        return win.drafts_at_close.box
 
+def _closed_and_quit_to_the_answer(win, qtbot) -> QMessageBox:
+    """Closed, Quit answered to the question about the answer: the question about the unsent text, once open."""
     win.close()
     _asked(win, qtbot)
     win.busy_at_close.close_button.click()  # Quit: the unsent text is asked about next
-    drafts_box().defaultButton().click()  # Keep the window open: the next close asks both again
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
+    return win.drafts_at_close.box
+
+
+def test_with_unsent_text_not_saved_too_each_question_is_asked_once_in_turn(make_window, server, qloop, qtbot,
+                                                                            monkeypatch):
+    win, gate, finished = _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch)
+    _closed_and_quit_to_the_answer(win, qtbot).defaultButton().click()  # Keep the window open: asks both again
     qtbot.waitUntil(lambda: win.drafts_at_close.box is None)
     assert win.isVisible()
-    win.close()
-    _asked(win, qtbot)
-    win.busy_at_close.close_button.click()
-    drafts_box()
+    _closed_and_quit_to_the_answer(win, qtbot)
     win.drafts_at_close.close_button.click()  # Close anyway: closed, with no question about the answer again
     qtbot.waitUntil(lambda: not win.isVisible())
     assert not _boxes(win) and win.drafts_at_close.box is None
     assert qloop.run(finished) == "stopped"
+    gate.opened.set()
+
+
+def test_the_systems_quit_while_the_unsent_text_question_is_open_brings_it_to_the_front(make_window, server, qloop,
+                                                                                         qtbot, monkeypatch):
+    # macOS's Dock Quit or logging out, after Quit was answered to the question about the answer: Qt closed the
+    # open question first, as Esc ("Keep the window open"), which forgot that Quit, and the answer was asked again
+    win, gate, finished = _busy_with_unsent_text_not_saved(make_window, server, qloop, monkeypatch)
+    box = _closed_and_quit_to_the_answer(win, qtbot)
+    quit_event = QEvent(QEvent.Type.Quit)
+    quit_event.setAccepted(False)  # as macOS's is sent: accepted, the app quits
+    QCoreApplication.sendEvent(QCoreApplication.instance(), quit_event)
+    qloop.run(wait_until(lambda: True))  # what the Quit posted runs
+    assert not quit_event.isAccepted()  # the system is told the app stays (the logout waits)
+    assert not _boxes(win) and win.drafts_at_close.box is box and box.isVisible() and win.isVisible()
+    win.drafts_at_close.close_button.click()  # Close anyway: closed, with no question about the answer again
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert not _boxes(win) and qloop.run(finished) == "stopped"
     gate.opened.set()
 
 

@@ -4,13 +4,20 @@ until the next start (its saves kept the file's changes, but it went on asking t
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import tinyrag_desktop.settings as settings_module
+import tinyrag_desktop.ui.main_window as main_window
+from tinyrag_desktop.firstrun import Found
 from tinyrag_desktop.settings import load_settings, save_settings
+from tinyrag_desktop.settings_changes import save_changes
 
 from .conftest import wait_until
 
@@ -96,3 +103,71 @@ def test_a_damaged_file_or_a_refused_value_elsewhere_leaves_the_windows_settings
     (data / "settings.json").write_text(json.dumps(on_disk), encoding="utf-8")
     assert win.settings_watch.look()
     assert (win.settings["temperature"], win.settings["k"]) == (0.7, 7)
+
+
+def _model_menu(win, qtbot) -> None:
+    win.choose_model("other-model")
+
+
+def _settings_window(win, qtbot) -> None:
+    dialog = win.open_settings()
+    dialog._fields["max_tools_total"].widget.setText("8")
+    with qtbot.waitSignal(dialog.saved):
+        dialog._on_save()
+
+
+def _welcome_panel(win, qtbot) -> None:
+    win.welcome._use_found(Found(win.settings["base_url"], "other-model", "Ollama"))
+
+
+@pytest.mark.parametrize("save", [_model_menu, _settings_window, _welcome_panel])
+@pytest.mark.parametrize("elsewhere", ["before", "while"])
+def test_a_change_elsewhere_just_before_or_while_the_window_saves_is_used(make_window, server, qloop, qtbot,
+                                                                          tmp_path, monkeypatch, save, elsewhere):
+    # The window's own save took the whole file as read: another program's change made since the last look (every
+    # 2 s), or landing as the window wrote, was never used (until the next start), though the file held it
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    if elsewhere == "before":
+        _saved_elsewhere(data, theme="dark", k=9)
+    else:  # just after the window's write, before it is back from saving
+        def and_elsewhere(*args):
+            problem = save_changes(*args)
+            _saved_elsewhere(data, theme="dark", k=9)
+            return problem
+
+        monkeypatch.setattr(main_window, "save_changes", and_elsewhere)
+    save(win, qtbot)
+    assert win.settings_watch.look()  # (the timer's look, at once)
+    assert (win.settings["theme"], win.settings["k"]) == ("dark", 9)
+    assert (_on_disk(data)["theme"], _on_disk(data)["k"]) == ("dark", 9)
+    assert not win.settings_watch.look()  # the window's own edit is not followed as a change from elsewhere
+    assert win.settings["chat_model"] == _on_disk(data)["chat_model"]
+
+
+def test_a_change_elsewhere_before_a_save_that_fails_is_used(make_window, server, qloop, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    _saved_elsewhere(data, k=9)
+    said = []
+    monkeypatch.setattr(win, "problem", lambda title, text: said.append(text))
+    monkeypatch.setattr(settings_module, "save_settings",
+                        lambda *_a, **_k: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    win.choose_model("other-model")  # a full disk: not saved, and said
+    assert said and win.settings["chat_model"] != "other-model"
+    assert win.settings_watch.look()
+    assert win.settings["k"] == 9
+
+
+def test_another_programs_save_into_no_file_yet_leaves_this_runs_address(make_window, server, qloop, tmp_path):
+    # Its save writes the defaults of what it does not change, the Server URL with them: taken for a change of
+    # that setting, it moved the window off this run's --base-url
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    _saved_elsewhere(data, k=9)
+    assert win.settings_watch.look() and win.settings["k"] == 9
+    assert win.settings["base_url"] == server.base_url != _on_disk(data)["base_url"]

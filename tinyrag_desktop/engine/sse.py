@@ -34,7 +34,7 @@ class SSEDecoder:
     short with nothing said. So is an ``event: error`` with no data, which the format drops too: the answer
     ended as if whole, or was said to be cut off, where the server had said that it failed. And a line that is
     a JSON object by itself, without ``data:`` (Ollama's server writes an error so once a stream has begun),
-    comes as a message of its own."""
+    comes as a message of its own, after the message being read (an ``event:`` line just before it names it)."""
 
     def __init__(self) -> None:
         self._partial = ""
@@ -95,7 +95,10 @@ class SSEDecoder:
         if line.startswith(":"):
             return  # a comment, used as keep-alive
         if line.startswith("{") and line.rstrip().endswith("}"):  # an object on one line, without "data:"
-            out.append(SSEMessage(line))
+            if self._data or self._error:  # the message being read came first: it went after, or was lost
+                self._line("", out)
+            out.append(SSEMessage(line, self._event or "message"))  # "event: error" announcing the object
+            self._event = ""
             return
         field, _, value = line.partition(":")
         if value.startswith(" "):

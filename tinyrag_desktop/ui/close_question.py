@@ -2,15 +2,17 @@
 
 Quit (Ctrl+Q), the window's close button and the system's Quit all come to the window's closeEvent: each
 question is asked there, so all three ask alike. A close asked for again while the question is open brings
-that question to the front; it never opens a second one. Ctrl+C, SIGTERM, an --ask run and the system ending
-the app close without asking: nobody is there to answer.
+that question to the front; it never opens a second one. So does the system's Quit while a question is open
+(_SystemQuitHeld). Ctrl+C, SIGTERM, an --ask run and the system ending the app close without asking: nobody is
+there to answer.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
@@ -46,17 +48,24 @@ class QuestionAtClose:
             self._withdraw()
             return False
         event.ignore()
+        self._to_front()  # the window first: a question opened on a minimized window is out of sight
+        if self.box is None:
+            box, self.close_button, keep = self._question(reason)
+            self.box = box
+            _SystemQuitHeld(box, self._to_front)
+            open_question(box, keep, keep, self._on_answer)
+            self._to_front()
+        return True
+
+    def _to_front(self) -> None:
+        """The window, and its question if open, in front and active."""
         win = self._win
         if win.isMinimized():  # a question on a minimized window is out of sight (a sheet on macOS)
             win.showNormal()
         win.raise_()  # the question is activated, not the window: Esc and Enter are the question's
-        if self.box is None:
-            box, self.close_button, keep = self._question(reason)
-            self.box = box
-            open_question(box, keep, keep, self._on_answer)
-        self.box.raise_()
-        self.box.activateWindow()
-        return True
+        if self.box is not None:
+            self.box.raise_()
+            self.box.activateWindow()
 
     def let_close(self) -> None:
         """Close from now on without asking (the system ends the app: nobody is there to answer)."""
@@ -89,3 +98,27 @@ class QuestionAtClose:
         else:
             for question in self._win.close_questions:
                 question.answered = False
+
+
+class _SystemQuitHeld(QObject):
+    """While ``box`` is open, the system's Quit (macOS: the Dock's Quit, logging out) brings it to the front and
+    is refused, as a second Quit of the window's is. Qt closed the open question first, which counts as Esc
+    ("Keep the window open"): the user's Quit to the question before it was forgotten, and that one asked again.
+    On the application only while a question is open: it sees every event of the app then."""
+
+    def __init__(self, box: QMessageBox, to_front: Callable[[], None]) -> None:
+        super().__init__(box)  # goes with the question
+        self._to_front = to_front
+        self._app = QCoreApplication.instance()
+        self._app.installEventFilter(self)
+        box.finished.connect(self._release)
+
+    def _release(self, _result: int = 0) -> None:
+        self._app.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is not self._app or event.type() != QEvent.Type.Quit:
+            return False
+        self._to_front()
+        event.ignore()  # the system is told the app does not quit (macOS cancels the logout)
+        return True

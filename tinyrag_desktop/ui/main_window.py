@@ -537,11 +537,11 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
     def save_settings(self, before: Settings, after: Settings) -> str | None:
         """Write the settings changed from ``before`` to ``after`` into settings.json (save_changes): None when
-        written, else why not, in words. The window's own write is no change made elsewhere to follow."""
-        try:
-            return save_changes(self.data_dir, before, after)
-        finally:
-            self.settings_watch.read_again()
+        written, else why not, in words. The window's own edits are no change made elsewhere to follow."""
+        problem = save_changes(self.data_dir, before, after)
+        if problem is None:
+            self.settings_watch.wrote(before, after)
+        return problem
 
     def follow_settings(self, changes: dict[str, Any]) -> None:
         """Use the settings another program changed in settings.json (settings_watch.py) from now on, as if

@@ -5,9 +5,11 @@ The window read its settings once, as it opened: a server address, a model or a 
 meanwhile went unused until the next start (its own saves already kept them in the file, settings_changes.py).
 Now it looks at the file's size, time and identity every CATCH_UP_EVERY_MS (one stat, as the chats list and the
 knowledge panel look at their databases, catch_up.py); when they changed, it reads the file, and each setting
-whose value the file changed since it last read it is used as if saved in Settings. Only those: what this run
-was started with (--base-url, TINYRAG_API_KEY) stays until the file changes that setting itself. A value this
-version refuses, or a file that is damaged, half written or gone, leaves the window's settings as they are.
+whose value the file changed since it last read it is used as if saved in Settings (a setting the file lacks
+means its default). Only those: what this run was started with (--base-url, TINYRAG_API_KEY) stays until the
+file changes that setting itself. The window's own save is taken as seen for the settings it changed only. A
+value this version refuses, or a file that is damaged, half written or gone, leaves the window's settings as they
+are.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..settings import OPTIONS, SETTINGS_FILE, SettingsError, decoded
+from ..settings import OPTIONS, SETTINGS_FILE, Settings, SettingsError, decoded
+from ..settings_changes import edits
 from .catch_up import CATCH_UP_EVERY_MS
 
 log = logging.getLogger(__name__)
@@ -40,10 +43,11 @@ class SettingsWatch(QObject):
         self.timer.timeout.connect(self.look)
         self.timer.start()
 
-    def read_again(self) -> None:
-        """The window wrote the file: what it holds now is no change made elsewhere."""
-        self._stamp = _stamp(self._path)
-        self._seen = _read(self._path) or self._seen
+    def wrote(self, before: Settings, after: Settings) -> None:
+        """The window wrote the settings it changed from ``before`` to ``after``: those are no change made
+        elsewhere. Only those: taking the whole file as read lost what another program changed since the last
+        look (or while the window wrote), which the window then never used. The next look reads the file."""
+        self._seen.update(edits(before, after, self._seen))
 
     def look(self) -> bool:
         """Read the file again if it changed since it was read, and follow what it changed; whether it did."""
@@ -54,7 +58,7 @@ class SettingsWatch(QObject):
         raw = _read(self._path)
         if raw is None:  # gone, damaged or half written: the next change is looked at
             return False
-        keys = [key for key in {**self._seen, **raw} if raw.get(key, _GONE) != self._seen.get(key, _GONE)]
+        keys = [key for key in {**self._seen, **raw} if _meant(raw, key) != _meant(self._seen, key)]
         self._seen = raw
         changes = {}
         for key in keys:
@@ -68,6 +72,13 @@ class SettingsWatch(QObject):
         if changes:
             self._follow(changes)
         return bool(changes)
+
+
+def _meant(file: dict[str, Any], key: str) -> Any:
+    """``key``'s value in ``file``; a setting it lacks means its default, which a save writes in (the window's
+    own over a file without it is no change of that setting made elsewhere)."""
+    opt = OPTIONS.get(key)
+    return file.get(key, opt.default if opt else _GONE)
 
 
 def _stamp(path: Path) -> tuple[int, ...] | None:
