@@ -1,0 +1,41 @@
+"""A source's name holding a right-to-left override or control characters is shown as its letters run, in the
+knowledge panel: "invoice\u202egpj.txt" read "invoicetxt.jpg" there, a file's kind not the one it is."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import keep_picture, wait_until
+
+SPOOFED = "invoice\u202egpj.txt"  # drawn as "invoicetxt.jpg" when the override acts
+
+
+def test_a_file_named_with_a_right_to_left_override_shows_the_override_as_a_mark(make_window, server, qloop,
+                                                                                tmp_path):
+    from tinyrag_desktop.kb import Importer, open_store
+
+    data = tmp_path / "data"
+    doc = tmp_path / SPOOFED
+    doc.write_text("The invoice is due in March.\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>Bank \u202elanigiro\x1b[31m</title></head>"
+                    "<body><p>Transfers are due in March.</p></body></html>", encoding="utf-8")
+    with open_store(data) as kb:
+        Importer(kb).run([str(doc), str(page)])
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    qloop.run(wait_until(lambda: panel.source_count() == 2))
+    model = panel.sources_model
+    titles = {model.data(model.index(row, 0)) for row in range(2)}
+    assert titles == {"invoice‹U+202E›gpj.txt", "Bank ‹U+202E›lanigiro‹U+001B›[31m"}
+    tips = [model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) for row in range(2)]
+    assert not any("\u202e" in tip or "\x1b" in tip for tip in tips)
+    assert {model.source(row).location for row in range(2)} == {str(doc), str(page)}  # opened as it is named
+    keep_picture(win.kb_dock, "kb-names-reordered.png")
+
+    panel.run_search("March")  # the Search tab's results name them so too
+    results = panel.results
+    qloop.run(wait_until(lambda: results.count() >= 2 and "March" in results.item(0).text()))
+    shown = "\n".join(results.item(i).text() for i in range(results.count()))
+    assert "\u202e" not in shown and "invoice‹U+202E›gpj.txt" in shown
