@@ -39,3 +39,25 @@ def test_a_file_named_with_a_right_to_left_override_shows_the_override_as_a_mark
     qloop.run(wait_until(lambda: results.count() >= 2 and "March" in results.item(0).text()))
     shown = "\n".join(results.item(i).text() for i in range(results.count()))
     assert "\u202e" not in shown and "invoice‹U+202E›gpj.txt" in shown
+
+
+def test_an_answers_source_named_with_an_override_shows_it_as_a_mark_under_the_answer(make_window, server, qloop,
+                                                                                     tmp_path):
+    from tests.sse_server import Stream
+    from tests.ui.conftest import ask_and_wait, tokens
+    from tinyrag_desktop.kb import Importer, open_store
+
+    data = tmp_path / "data"
+    doc = tmp_path / SPOOFED
+    doc.write_text("The invoice is due in March.\n", encoding="utf-8")
+    with open_store(data) as kb:
+        Importer(kb).run([str(doc)])
+    server.queue(Stream(tokens('<tool name="rag_knowledge"><query>invoice due</query></tool>\n')),
+                 Stream(tokens("It is due in March [1].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and when is the invoice due?")) == "done"
+    [link] = win.view.answers()[-1].sources_row.links()
+    assert link.label() == "invoice‹U+202E›gpj.txt"
+    assert link.toolTip() == str(tmp_path / "invoice‹U+202E›gpj.txt")
+    assert link.location == str(doc)  # opened as it is named
+    keep_picture(win, "source-named-with-an-override.png")
