@@ -37,9 +37,9 @@ def marked(text: str) -> str:
 
 
 # What makes a name (a source's title, a file's name) read otherwise than its letters run: bidi embeddings,
-# overrides and isolates, and control characters. Other format characters (a soft hyphen, the joiner of an
-# emoji) are a name's own.
-_REORDERS_OR_HIDES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# overrides and isolates, and control characters (a tab or a line break is a space in a name). Other format
+# characters (a soft hyphen, the joiner of an emoji) are a name's own.
+_REORDERS_OR_HIDES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def shown_name(text: str) -> str:
