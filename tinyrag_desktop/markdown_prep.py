@@ -73,8 +73,9 @@ def without_terminal_codes(text: str) -> str:
 
 # Stands for a "[" that opens no link while Markdown is converted (see lone_brackets); a private-use character.
 LONE_BRACKET = "\ue0f2"
-# A paragraph's brackets, a character escaped ("\\[" opens nothing), and a blank line, which ends a paragraph.
-_BRACKET_RE = re.compile(r"\\.|[\[\]]|\n[ \t]*(?=\n)")
+# A paragraph's brackets, a character escaped ("\\[" opens nothing), a blank line, which ends a paragraph, and a
+# code fence, in which brackets are code.
+_BRACKET_RE = re.compile(r"\\.|[\[\]]|\n[ \t]*(?=\n)|^ {0,3}(`{3,}|~{3,})", re.M)
 BRACKET_LEVELS = 8  # brackets in brackets read as a link's words at most
 
 
@@ -89,8 +90,15 @@ def lone_brackets(text: str) -> str:
         return text
     lone: list[int] = []
     opened: list[int] = []
+    fence = ""  # the code block's fence while in one
     for found in _BRACKET_RE.finditer(text):
-        char = found.group()
+        char, marker = found.group(), found.group(1)
+        if marker and (not fence or marker[0] == fence[0] and len(marker) >= len(fence)):
+            fence = "" if fence else marker
+            lone += opened  # a code block ends the paragraph before it
+            opened = []
+        if fence or marker:
+            continue
         if char == "[":
             (lone if len(opened) >= BRACKET_LEVELS else opened).append(found.start())
         elif char == "]":
