@@ -1,8 +1,10 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
 render with: a list or table right under a line of text set apart from it, nested lists re-indented
 by the 4 spaces Python-Markdown nests by, code fenced in a list item lifted out for the converter and put
-back as a code block, task list items ("- [ ] a task") shown with their box, and the tool blocks the engine
-did not run found with why (invalid_blocks). No Qt here: chat_export.py's Copy and Export use it too."""
+back as a code block, task list items ("- [ ] a task") shown with their box, the tool blocks the engine
+did not run found with why (invalid_blocks), and what would hold the converter up for seconds or show as
+boxes set aside: lists nested too deep, brackets that open no link, a terminal's escape codes. No Qt here:
+chat_export.py's Copy and Export use it too."""
 
 from __future__ import annotations
 
