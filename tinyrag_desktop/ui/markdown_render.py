@@ -97,7 +97,9 @@ class _BareUrl(InlineProcessor):
         return link, m.start(0), m.end(0)
 
 
-_STRIKE_RE = r"(~~)(?=[^\s~])(.+?)(?<=[^\s~])~~"
+# Its words hold no "~~": read from each "~~" to the next only ("~~a " 20,000 times, each read to the paragraph's
+# end, took 18 s), and "~~a ~~b~~" strikes "b" out, as on GitHub.
+_STRIKE_RE = r"(~~)(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~"
 _BARE_URL_RE = r"\bhttps?://[^\s<>\[\]()\"'`]+[^\s<>\[\]()\"'`.,;:!?]"
 
 
