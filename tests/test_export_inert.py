@@ -100,3 +100,18 @@ def test_a_reply_holding_a_character_number_too_long_to_read_is_exported() -> No
     reply = f"Write to [us](mailto:help@example.org?subject={number}) or [them](mailto:a{number}@b.org), `{number}`."
     chat = ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", reply)]
     assert "help@example.org" in export_markdown(*chat) and "help@example.org" in export_html(*chat)
+
+
+@pytest.mark.timeout(10)
+def test_a_log_line_full_of_brackets_is_exported_at_once_with_every_bracket() -> None:
+    # Python-Markdown read from each "[" that no "]" closes to the paragraph's end, several times over: this
+    # line (60,000 characters) took 50 s, the window frozen.
+    line = "a[i] of disk [sda1 at [[0x1f, " * 2000
+    reply = f"{line}\n\nSee [the guide](https://example.org/guide).\n\n```python\nx = a[b[0\n```"
+    page = export_html(ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"),
+                                                          StoredMessage(2, "assistant", reply)])
+    body = page[page.index("a[i] of disk"):]
+    assert body.count("[") == line.count("[") + 2  # every one shown, and the two in the code
+    assert " a[b[<span" in body  # the code's as it is, coloured as Python
+    assert '<a href="https://example.org/guide">the guide</a>' in page
+    assert "\ue0f2" not in page

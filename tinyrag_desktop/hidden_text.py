@@ -36,6 +36,20 @@ def marked(text: str) -> str:
     return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
 
 
+# What makes a name (a source's title, a file's name) read otherwise than its letters run: bidi embeddings,
+# overrides and isolates, and control characters (a tab or a line break is a space in a name). Other format
+# characters (a soft hyphen, the joiner of an emoji) are a name's own.
+_REORDERS_OR_HIDES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown_name(text: str) -> str:
+    """A name on one line, each character in it that would reorder the letters after it, or hide itself, as a
+    mark: "invoice\u202egpj.exe" read "invoiceexe.jpg", now "invoice‹U+202E›gpj.exe"."""
+    if _REORDERS_OR_HIDES.search(text) is None:
+        return text
+    return " ".join(_REORDERS_OR_HIDES.sub(lambda m: mark(m.group()), text).split())
+
+
 def input_line(text: str) -> str:
     """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
     read otherwise than it runs."""

@@ -1,8 +1,10 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
 render with: a list or table right under a line of text set apart from it, nested lists re-indented
 by the 4 spaces Python-Markdown nests by, code fenced in a list item lifted out for the converter and put
-back as a code block, task list items ("- [ ] a task") shown with their box, and the tool blocks the engine
-did not run found with why (invalid_blocks). No Qt here: chat_export.py's Copy and Export use it too."""
+back as a code block, task list items ("- [ ] a task") shown with their box, the tool blocks the engine
+did not run found with why (invalid_blocks), and what would hold the converter up for seconds or show as
+boxes set aside: lists nested too deep, brackets that open no link, a terminal's escape codes. No Qt here:
+chat_export.py's Copy and Export use it too."""
 
 from __future__ import annotations
 
@@ -52,6 +54,68 @@ def code_spans(text: str) -> list[tuple[int, int, int]]:
         spans.append((runs[i][0], runs[j][1], runs[i][1] - runs[i][0]))
         i = j + 1
     return spans
+
+
+# A terminal's escape codes, as a program's output holds them: colours and cursor moves ("\\x1b[31m"), a window
+# title ("\\x1b]0;title\\x07"); and the other control characters, which show as no letter.
+_TERMINAL_CODE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def without_terminal_codes(text: str) -> str:
+    """``text`` as a reader should see it: without a terminal's escape codes, each other control character as
+    its picture (NUL as "␀").
+
+    A log or a command's output quoted in an answer read "□[31merror□[0m" (Qt draws a box for ESC), a NUL a box."""
+    if _CONTROL_RE.search(text) is None:
+        return text
+    text = _TERMINAL_CODE_RE.sub("", text)
+    return _CONTROL_RE.sub(lambda m: "\u2421" if m.group() == "\x7f" else chr(0x2400 + ord(m.group())), text)
+
+
+# Stands for a "[" that opens no link while Markdown is converted (see lone_brackets); a private-use character.
+LONE_BRACKET = "\ue0f2"
+# A paragraph's brackets, a character escaped ("\\[" opens nothing), a blank line, which ends a paragraph, and a
+# code fence, in which brackets are code.
+_BRACKET_RE = re.compile(r"\\.|[\[\]]|\n[ \t]*(?=\n)|^ {0,3}(`{3,}|~{3,})", re.M)
+BRACKET_LEVELS = 8  # brackets in brackets read as a link's words at most
+
+
+def lone_brackets(text: str) -> str:
+    """``text`` with each "[" that no "]" in its paragraph closes, or that is more than BRACKET_LEVELS deep in
+    others, as LONE_BRACKET (the renderer shows it as "[" again).
+
+    Python-Markdown reads from each "[" to the "]" that closes it, to the paragraph's end when none does, several
+    times over: a line of terminal colours ("\\x1b[31m", 40,000 characters) took 12 s, 50,000 "[" minutes. Only
+    the brackets that can start a link are left to it, each read to its own "]"."""
+    if text.count("[") < 2:
+        return text
+    lone: list[int] = []
+    opened: list[int] = []
+    fence = ""  # the code block's fence while in one
+    for found in _BRACKET_RE.finditer(text):
+        char, marker = found.group(), found.group(1)
+        if marker and (not fence or marker[0] == fence[0] and len(marker) >= len(fence)):
+            fence = "" if fence else marker
+            lone += opened  # a code block ends the paragraph before it
+            opened = []
+        if fence or marker:
+            continue
+        if char == "[":
+            (lone if len(opened) >= BRACKET_LEVELS else opened).append(found.start())
+        elif char == "]":
+            if opened:
+                opened.pop()
+        elif char[0] == "\n":  # a paragraph ends: what it left open opens nothing
+            lone += opened
+            opened = []
+    lone += opened
+    if not lone:
+        return text
+    chars = list(text)
+    for at in lone:
+        chars[at] = LONE_BRACKET
+    return "".join(chars)
 
 
 def lift_fences(text: str) -> tuple[str, list[tuple[str, str]], bool]:
@@ -161,8 +225,14 @@ def _table_starts(lines: list[str], i: int, in_list: bool) -> bool:
     return bool(TABLE_DELIMITER_RE.match(lines[i + 1].lstrip(" ") if in_list else lines[i + 1]))
 
 
+# Levels of lists in lists shown at most; an item deeper is shown beside the deepest. Python-Markdown reads
+# nested lists in time that grows with the cube of their depth: 400 levels took 2 s, 2,000 minutes.
+LIST_LEVELS = 8
+
+
 def nest_lists(text: str) -> str:
-    """Re-indent nested list items by 4 spaces a level, the only indent Python-Markdown nests by.
+    """Re-indent nested list items by 4 spaces a level, the only indent Python-Markdown nests by, LIST_LEVELS
+    levels at most.
 
     Models often nest by 2 or 3 spaces (CommonMark's rule: under the item's text); rendered as written,
     "  1. step" ran into the line above it. Text under an item moves with it; fenced code keeps its shape.
@@ -183,8 +253,11 @@ def nest_lists(text: str) -> str:
         if item and (levels or indent < 4):
             while levels and indent <= levels[-1][0]:
                 levels.pop()
-            new = levels[-1][1] + 4 if levels else 0
-            levels.append((indent, new))
+            if len(levels) < LIST_LEVELS:
+                new = levels[-1][1] + 4 if levels else 0
+                levels.append((indent, new))
+            else:  # as deep as lists are shown: beside the deepest item
+                new = levels[-1][1]
         elif levels and stripped and indent > levels[0][0]:
             # text under an item: under the deepest item it is indented past
             new = next(rendered + 4 for written, rendered in reversed(levels) if indent > written)

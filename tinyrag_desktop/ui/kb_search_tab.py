@@ -17,6 +17,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from ..hidden_text import shown_name
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
 from ..kb.embed import query_vector
 from ..settings import Settings
@@ -128,7 +129,8 @@ class SearchTabMixin:
         corrections = getattr(hits, "corrected", {})
         words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
         for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
-            item = QListWidgetItem(f"[{n}] {shown_heading(hit.heading, hit.title)}\n{hit.location}\n"
+            item = QListWidgetItem(f"[{n}] {shown_name(shown_heading(hit.heading, hit.title))}\n"
+                                   f"{shown_name(hit.location)}\n"
                                    f"{preview(hit.text, words=words)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(ANCHOR_ROLE, hit.anchor)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QMo
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
+from ..hidden_text import shown_name
 from ..kb import SourceInfo
 from ..kb.readers import type_name
 from ..kb.store import local_moment, local_time
@@ -196,7 +197,7 @@ class SourcesModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
-                return source.title
+                return shown_name(source.title)
             if column == 1:  # "Web page", not the stored "url"
                 return type_name(source.type)
             if column == 2:
@@ -217,7 +218,8 @@ class SourcesModel(QAbstractTableModel):
             return f"{self.HEADERS[column]}: {self.data(index, Qt.ItemDataRole.DisplayRole)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
-                return plain_tip(f"{source.title}\n{source.location}")  # a page's title can hold <img src=…>
+                # a page's title can hold <img src=…>, a file's name a right-to-left override
+                return plain_tip(f"{shown_name(source.title)}\n{shown_name(source.location)}")
             if column == 3:
                 return f"Imported {local_time(source.imported_at)}"
             if column == 4 and source.id in self._unembedded:

@@ -38,6 +38,7 @@ from urllib.parse import SplitResult, unquote, urlsplit
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
+from ..hidden_text import shown_name
 from ..paths import UnknownHome, expand_home
 from ..source_list import (OFFERED_CAPTION, OPENABLE_SCHEMES, PAGES_CAPTION, WIKIPEDIA_TITLE, SourceEntry, SourceSet,
                            arrange, cited_as, source_kind, split_sources)
@@ -96,6 +97,7 @@ def source_url(location: str) -> QUrl | None:
 
 
 def _shorten(text: str, limit: int = LABEL_MAX) -> str:
+    text = shown_name(text)  # a right-to-left override in a file's name: "invoice‹U+202E›gpj.exe"
     if len(text) <= limit:
         return text
     head = (limit - 1) * 2 // 3

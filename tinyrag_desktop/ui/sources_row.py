@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget, QWidgetItem
 
 from .plain_text import plain_label, plain_tip
+from ..hidden_text import shown_name
 from ..source_list import unknown_words
 from .sources import OFFERED_CAPTION, SourceEntry, cited_as, open_source, source_url, unique_labels
 from .theme import paint_focus_ring
@@ -112,7 +113,8 @@ class SourceLink(QToolButton):
         openable = source_url(location) is not None
         self.setEnabled(openable)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(plain_tip(location if openable else f"{location}\n(this location cannot be opened)"))
+        shown = shown_name(location)
+        self.setToolTip(plain_tip(shown if openable else f"{shown}\n(this location cannot be opened)"))
         self.setAccessibleDescription(location)
         pal = self.palette()
         pal.setColor(QPalette.ColorRole.ButtonText, QColor(link_colour))
