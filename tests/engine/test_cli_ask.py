@@ -261,6 +261,19 @@ def test_reasoning_closed_in_the_middle_of_a_line_is_said_to_be_reasoning(tmp_pa
     assert events[-1]["event"] == "done" and events[-1]["transcript"] == "It is **42**."
 
 
+def test_a_reply_of_reasoning_sent_apart_and_a_bare_close_that_ran_out_says_it_only_reasoned(tmp_path: Path) -> None:
+    # reasoning_content, then "</think>" alone in the text, then finish_reason "length": it said "The answer
+    # was cut short … The text so far is kept", of an answer that never began
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["</think>", "\n\n"], reasoning=["Six sevens ", "is 42."], finish="length"))
+        proc = ask(llm.base_url, tmp_path, "--jsonl", "--max-tokens", "64")
+    assert proc.returncode == 1
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    (error,) = [e for e in events if e["event"] == "error"]
+    assert error["message"].startswith("The model only reasoned and gave no answer") and "64 tokens" in error["message"]
+    assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "Six sevens is 42."
+
+
 def test_a_damaged_knowledge_base_is_said_on_stderr_and_the_answer_comes(tmp_path: Path) -> None:
     (tmp_path / "knowledge.db").write_bytes(b"SQLite format 3\x00" + b"\x00garbage" * 600)
     with ScriptedLLMServer() as llm:

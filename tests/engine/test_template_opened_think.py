@@ -17,7 +17,7 @@ from tests.engine.conftest import collect
 from tests.engine.test_engine import block, of, visible
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import engine as engine_module
-from tinyrag_desktop.engine.events import Done, Reasoning, Retract, Text, ToolStarted
+from tinyrag_desktop.engine.events import Done, EngineError, Reasoning, Retract, Text, ToolStarted
 
 
 def pieces(text: str, seed: int = 0) -> list[str]:
@@ -134,6 +134,18 @@ async def test_an_answer_showing_the_tag_in_a_code_block_is_left_alone(llm, make
     llm.queue(Stream(pieces(text)))
     events = await collect(make_engine())
     assert visible(events) == text and of(events, Retract) == [] and reasoning(events) == ""
+
+
+@pytest.mark.parametrize("after, says", [(["\n\n"], "The model only reasoned and gave no answer"),
+                                         (["\n\nIt is"], "The answer was cut short")])
+async def test_reasoning_sent_apart_then_a_bare_close_still_counts_when_the_reply_runs_out(
+        llm, make_engine, after, says) -> None:
+    # The server sent the reasoning as reasoning_content, and the close in the text with nothing before it:
+    # the engine forgot the model had reasoned, and a reply that then ran out of tokens was "cut short"
+    llm.queue(Stream(["</th", "ink>", *after], reasoning=["Let me ", "think."], finish="length"))
+    events = await collect(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.message.startswith(says) and reasoning(events) == "Let me think."
 
 
 @pytest.mark.parametrize("end", ["cut", "length"])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.protocol.test_parser_properties import cut
+from tests.protocol.test_parser_properties import RUNS, _in_code_span, cut
 from tinyrag_desktop.protocol import ThinkSplitter, ToolCall, parse_all
 from tinyrag_desktop.protocol.markdown_context import code_indent, cols
 from tinyrag_desktop.protocol.think import CLOSED
@@ -178,6 +178,22 @@ def test_lossless_and_independent_of_cutting(text: str, points: list[int], presu
         assert "".join(t for c, t in whole[: whole.index((CLOSED, ""))]) == text[:at]
     else:
         assert rebuilt == text and (CLOSED, "") not in whole
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=RUNS, after=RUNS, points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+@example(before="`s: ``", after="`` ok", points=[])  # the parser's case: a later run opens the span
+@example(before="`` x ` y ", after=" ` z", points=[])  # a run never closed, and a later one that is
+def test_a_close_among_backtick_runs_is_read_as_commonmark_puts_code_spans(before, after, points) -> None:
+    # CommonMark's rule, as the parser reads it (each run not closed yet may open a span), from the text before
+    # the close alone: a run still open there may close after it, so it is in a span until then. Read so, with
+    # every run left open closed at once after it, it is in none exactly when it ends the reasoning.
+    text = f"Say {before}</think>{after}"
+    at = len(f"Say {before}")
+    closers = "".join(f" {'`' * n}" for n in range(1, len(text)))
+    closed = (CLOSED, "") in split(cut(text, points))
+    assert closed is not _in_code_span(text[:at] + "</think>" + closers, at)
+    assert not (closed and _in_code_span(text, at))  # so never one in a span, whatever opened it
 
 
 @pytest.mark.parametrize("text", [

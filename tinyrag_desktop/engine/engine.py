@@ -420,7 +420,7 @@ class Engine(ToolCalls):
                             yield out
                         parser = XMLParseState()
                         taken = "".join(rnd.text[own:])
-                        thought = bool(taken)
+                        thought = thought or bool(taken)  # reasoning sent apart (reasoning_content) counts too
                         for out in taken_back(taken, own, rnd, req):
                             yield out
                     else:

@@ -159,6 +159,9 @@ class ThinkSplitter:
                 for m in _TEXT_TOKEN.finditer(s, pos, stop):
                     token = m.group()
                     if token[0] == "`":  # a run opens a code span, and the next run as long closes it
+                        # The first run still open is all that counts: while it is, a close may be in a span,
+                        # whichever run opens it (the parser keeps them all, CommonMark's rule, as it holds
+                        # blocks until it knows); once it is closed, so is every run before.
                         self._span = 0 if self._span == len(token) else self._span or len(token)
                     elif self._span:
                         continue
