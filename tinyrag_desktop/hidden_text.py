@@ -36,10 +36,12 @@ def marked(text: str) -> str:
     return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
 
 
-# What makes a name (a source's title, a file's name) read otherwise than its letters run: bidi embeddings,
-# overrides and isolates, and control characters (a tab or a line break is a space in a name). Other format
-# characters (a soft hyphen, the joiner of an emoji) are a name's own.
-_REORDERS_OR_HIDES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# What makes a name (a source's title, a file's name) read otherwise than its letters run: a bidi override
+# (U+202D, U+202E), and control characters (a tab or a line break is a space in a name). Embeddings and isolates
+# (U+202A-202C, U+2066-2069) are a name's own, as other format characters are (a soft hyphen, the joiner of an
+# emoji): Word, web pages and translated apps put them around a Latin name in a Hebrew or Arabic title. A command
+# is held to more (marked, visible_command): each of them is marked there.
+_REORDERS_OR_HIDES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202d\u202e]")
 
 
 def shown_name(text: str) -> str:

@@ -101,3 +101,17 @@ def test_deleting_one_source_names_it_and_says_its_file_stays(qtbot, panel, samp
     panel.delete_selected()
     assert asked[1] == "Remove 2 sources from the knowledge base?\n\nThe files and pages themselves are not deleted."
     assert panel.source_count() == 2
+
+
+def test_deleting_a_source_named_with_an_override_names_it_as_the_list_shows_it(qtbot, panel, tmp_path,
+                                                                               monkeypatch):
+    # The list showed "invoice‹U+202E›gpj.txt", the question about removing it "invoicetxt.jpg".
+    (tmp_path / "invoice\u202egpj.txt").write_text("The invoice is due in March.\n", encoding="utf-8")
+    _import(qtbot, panel, [str(tmp_path / "invoice\u202egpj.txt")])
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *args, **kwargs: (
+        asked.append(args[2]), QMessageBox.StandardButton.No)[1])
+    _select(panel.sources_view, 0)
+    assert panel.delete_selected() == 0  # answered No
+    assert asked == ["Remove “invoice‹U+202E›gpj.txt” from the knowledge base?\n\n"
+                     "The file or page itself is not deleted."]

@@ -59,3 +59,25 @@ def test_an_answers_source_named_with_an_override_shows_it_as_a_mark_under_the_a
     assert link.toolTip() == str(tmp_path / "invoice‹U+202E›gpj.txt")
     assert link.location == str(tmp_path / SPOOFED)  # opened as it is named
     keep_picture(win, "source-named-with-an-override.png")
+
+
+def test_a_right_to_left_name_with_embeddings_or_isolates_shows_as_it_is_written(qtbot, tmp_path):
+    # Word and web pages put a Latin name in a Hebrew or Arabic title between embedding or isolate marks; they
+    # reorder nothing that their text does not, and were shown as "‹U+202B›Windows 11‹U+202C›".
+    from tinyrag_desktop.hidden_text import shown_name
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.kb_panel import KnowledgePanel
+
+    hebrew = "\u05de\u05d3\u05e8\u05d9\u05da \u202bWindows 11\u202c.txt"
+    arabic = "\u062f\u0644\u064a\u0644 \u2068Firefox\u2069 \u2014 \u0645\u0648\u0632\u064a\u0644\u0627"
+    data = _imported(tmp_path, {hebrew: "The guide for Windows 11.\n",
+                                "page.html": f"<html><head><title>{arabic}</title></head><body><p>A guide.</p></body>"})
+    panel = KnowledgePanel(data, lambda: defaults())
+    qtbot.add_widget(panel)
+    try:
+        qtbot.waitUntil(lambda: panel.source_count() == 2)
+        model = panel.sources_model
+        assert {model.data(model.index(row, 0)) for row in range(2)} == {hebrew, arabic}
+    finally:
+        panel.shutdown()
+    assert shown_name("a\u202db") == "a‹U+202D›b" and shown_name("a\u202eb\u202c") == "a‹U+202E›b\u202c"

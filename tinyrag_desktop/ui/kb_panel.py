@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QTabWidget, QVBoxLayout, QWidget,
 )
 
+from ..hidden_text import shown_name
 from ..kb import ImportItem, ImportReport, Progress, open_store
 from ..kb.compact import compact_if_worth
 from ..kb.own_data import said
@@ -353,7 +354,8 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         if len(selected) == 1:
             [row] = [row for row in range(self.sources_model.rowCount())
                      if self.sources_model.source(row).id == selected[0][0]]
-            title = _elided(" ".join(self.sources_model.source(row).title.split()) or selected[0][1], 80)
+            # as the list shows it: an override in it as a mark ("invoice‹U+202E›gpj.txt"), not acting
+            title = _elided(shown_name(self.sources_model.source(row).title) or shown_name(selected[0][1]), 80)
             return f"Remove “{title}” from the knowledge base?\n\nThe file or page itself is not deleted."
         return (f"Remove {_sources(len(selected))} from the knowledge base?\n\n"
                 "The files and pages themselves are not deleted.")
