@@ -115,3 +115,21 @@ def test_a_log_line_full_of_brackets_is_exported_at_once_with_every_bracket() ->
     assert " a[b[<span" in body  # the code's as it is, coloured as Python
     assert '<a href="https://example.org/guide">the guide</a>' in page
     assert "\ue0f2" not in page
+
+
+def test_a_link_whose_words_hold_code_with_a_bracket_is_exported_as_a_link() -> None:
+    reply = "Press [the `[` key](https://vim.example/motion) to go back, or [`a[0`](https://example.org/a)."
+    page = export_html(ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"),
+                                                          StoredMessage(2, "assistant", reply)])
+    assert 'href="https://vim.example/motion">the <code' in page and 'href="https://example.org/a"><code' in page
+    assert "](" not in page[page.index("Press"):]
+
+
+def test_markdown_nested_deeper_than_python_markdown_can_read_is_exported_as_plain_text(monkeypatch) -> None:
+    from tinyrag_desktop import chat_export
+
+    monkeypatch.setattr(chat_export, "nest_lists", lambda text: text)  # a nesting the caps do not know
+    reply = "\n".join("    " * level + f"- item <{level}>" for level in range(400))
+    page = export_html(ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"),
+                                                          StoredMessage(2, "assistant", reply)])
+    assert "- item &lt;399&gt;" in page

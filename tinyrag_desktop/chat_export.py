@@ -13,9 +13,9 @@ from .chats import ChatInfo, StoredMessage, StoredTool
 from .entities import unescape
 from .mail_links import safe_mailto
 from .source_list import message_sources, sources_html, sources_markdown
-from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, blocks_apart, code_spans, invalid_blocks,
-                            lift_fences, lone_brackets, nest_lists, put_back_fences, register_images_as_links,
-                            register_task_boxes)
+from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, code_spans,
+                            invalid_blocks, lift_fences, lone_brackets, nest_lists, put_back_fences,
+                            register_images_as_links, register_task_boxes)
 from .tool_copy import code_span, fenced, markdown_safe, skipped_runs, tool_html, tool_markdown
 from .written_calls import shown_segments
 
@@ -310,7 +310,10 @@ def _markdown_html(text: str) -> str:
     md.reset()
     # as the window shows it: a list or table right under a line of text is not run into that line
     text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
-    body = md.convert(lone_brackets(nest_lists(blocks_apart(text)))).replace(LONE_BRACKET, "[")
+    try:
+        body = md.convert(lone_brackets(nest_lists(blocks_apart(text)))).replace(LONE_BRACKET, "[")
+    except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
+        body = as_plain_text(text)
     body = put_back_fences(body, lifted)
     body = _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
     body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(unescape(m.group(1))))}"', body)

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
+_QUOTE_RE = re.compile(r"^(?: {0,3}> ?)+")  # a quote's line: what Python-Markdown takes away from it, each level
 
 
 # What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
@@ -62,15 +63,35 @@ _TERMINAL_CODE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+# A control character's stand-in while Markdown is converted (Python-Markdown keeps its own marks in "\\x02" and
+# "\\x03"): the character's code in plane 15's private use, which no text has.
+_STAND_IN = 0xF0000
+_STAND_IN_RE = re.compile("[\U000f0000-\U000f001f\U000f007f]")
+
+
 def without_terminal_codes(text: str) -> str:
-    """``text`` as a reader should see it: without a terminal's escape codes, each other control character as
-    its picture (NUL as "␀").
+    """``text`` without a terminal's escape codes, each other control character as its stand-in: on screen its
+    picture (controls_shown, NUL as "␀"), in Copy code itself (controls_as_written).
 
     A log or a command's output quoted in an answer read "□[31merror□[0m" (Qt draws a box for ESC), a NUL a box."""
     if _CONTROL_RE.search(text) is None:
         return text
     text = _TERMINAL_CODE_RE.sub("", text)
-    return _CONTROL_RE.sub(lambda m: "\u2421" if m.group() == "\x7f" else chr(0x2400 + ord(m.group())), text)
+    return _CONTROL_RE.sub(lambda m: chr(_STAND_IN + ord(m.group())), text)
+
+
+def controls_shown(text: str) -> str:
+    """``text`` with the stand-ins of without_terminal_codes as the control characters' pictures."""
+    if _STAND_IN_RE.search(text) is None:
+        return text
+    return _STAND_IN_RE.sub(lambda m: chr(0x2400 + min(ord(m.group()) - _STAND_IN, 0x21)), text)  # DEL: "␡"
+
+
+def controls_as_written(text: str) -> str:
+    """``text`` with the stand-ins of without_terminal_codes as the control characters they stand for."""
+    if _STAND_IN_RE.search(text) is None:
+        return text
+    return _STAND_IN_RE.sub(lambda m: chr(ord(m.group()) - _STAND_IN), text)
 
 
 # Stands for a "[" that opens no link while Markdown is converted (see lone_brackets); a private-use character.
@@ -91,31 +112,50 @@ def lone_brackets(text: str) -> str:
     if text.count("[") < 2:
         return text
     lone: list[int] = []
-    opened: list[int] = []
-    fence = ""  # the code block's fence while in one
+    brackets: list[int] = []  # the paragraph's, from ``start``
+    fence, start = "", 0  # the code block's fence while in one
     for found in _BRACKET_RE.finditer(text):
         char, marker = found.group(), found.group(1)
         if marker and (not fence or marker[0] == fence[0] and len(marker) >= len(fence)):
-            fence = "" if fence else marker
-            lone += opened  # a code block ends the paragraph before it
-            opened = []
-        if fence or marker:
+            if not fence:  # a code block ends the paragraph before it
+                lone += _lone_in(text, start, found.start(), brackets)
+                brackets = []
+            fence, start = "" if fence else marker, found.end()
+        elif fence or marker:
             continue
-        if char == "[":
-            (lone if len(opened) >= BRACKET_LEVELS else opened).append(found.start())
-        elif char == "]":
-            if opened:
-                opened.pop()
+        elif char in "[]":
+            brackets.append(found.start())
         elif char[0] == "\n":  # a paragraph ends: what it left open opens nothing
-            lone += opened
-            opened = []
-    lone += opened
+            lone += _lone_in(text, start, found.start(), brackets)
+            brackets, start = [], found.end()
+    lone += _lone_in(text, start, len(text), brackets)
     if not lone:
         return text
     chars = list(text)
     for at in lone:
         chars[at] = LONE_BRACKET
     return "".join(chars)
+
+
+def _lone_in(text: str, start: int, end: int, brackets: list[int]) -> list[int]:
+    """Of the ``brackets`` of the paragraph ``text[start:end]``, the "[" that open no link: those no "]" closes,
+    those too deep, and those in inline code. Python-Markdown sets code aside before it reads links: the
+    brackets in "[the `[` key](…)" and "[`a[0`](…)" are code, and the link is whole."""
+    spans = code_spans(text[start:end]) if brackets and text.find("`", start, end) >= 0 else []
+    lone: list[int] = []
+    opened: list[int] = []
+    span = 0
+    for at in brackets:
+        while span < len(spans) and start + spans[span][1] <= at:
+            span += 1
+        if span < len(spans) and start + spans[span][0] <= at:  # in code: opens nothing, closes nothing
+            if text[at] == "[":
+                lone.append(at)
+        elif text[at] == "[":
+            (lone if len(opened) >= BRACKET_LEVELS else opened).append(at)
+        elif opened:
+            opened.pop()
+    return lone + opened
 
 
 def lift_fences(text: str) -> tuple[str, list[tuple[str, str]], bool]:
@@ -236,20 +276,35 @@ def nest_lists(text: str) -> str:
 
     Models often nest by 2 or 3 spaces (CommonMark's rule: under the item's text); rendered as written,
     "  1. step" ran into the line above it. Text under an item moves with it; fenced code keeps its shape.
+    A tab indents to the next multiple of 4 (as CommonMark and Python-Markdown read it), and a quote's lists
+    are nested so too ("> - a"): a list 300 deep in either made Python-Markdown run out of stack.
     """
     out: list[str] = []
     levels: list[tuple[int, int]] = []  # open items: (indent as written, indent as rendered)
     fence, shift = "", 0  # inside fenced code: its marker, and how far its lines move
     after_blank = False
+    quoted: list[tuple[str, str]] = []  # the lines of a quote: their ">" marks, and the text after them
     for line in text.split("\n"):
-        stripped = line.lstrip(" ")
+        stripped = line.lstrip(" \t")
         indent = len(line) - len(stripped)
         if fence:
             if stripped.startswith(fence):
                 fence = ""
             out.append(_shifted(line, shift))
             continue
-        item = _LIST_ITEM_RE.match(line)
+        quote = _QUOTE_RE.match(line) if not levels or line[:1] == ">" else None
+        if quoted and (quote is None or quote.group().count(">") != quoted[0][0].count(">")):
+            out += _in_quote(quoted)
+            quoted = []
+        if quote:
+            if after_blank:  # a quote after a blank line ends the list, as a paragraph does
+                levels.clear()
+            quoted.append((quote.group(), line[quote.end():]))
+            after_blank = False
+            continue
+        if "\t" in line[:indent]:
+            indent = len(line[:indent].expandtabs(4))
+        item = _LIST_ITEM_RE.match(stripped)
         if item and (levels or indent < 4):
             while levels and indent <= levels[-1][0]:
                 levels.pop()
@@ -270,7 +325,21 @@ def nest_lists(text: str) -> str:
             fence, shift = opening.group(1), new - indent
         out.append(" " * new + stripped)
         after_blank = not stripped
-    return "\n".join(out)
+    return "\n".join(out + _in_quote(quoted))
+
+
+def _in_quote(quoted: list[tuple[str, str]]) -> list[str]:
+    """The lines of a quote (their ">" marks, and the text after them) with their lists nested by nest_lists."""
+    if not quoted:
+        return []
+    nested = nest_lists("\n".join(text for _, text in quoted)).split("\n")
+    return [marks + text for (marks, _), text in zip(quoted, nested)]
+
+
+def as_plain_text(text: str) -> str:
+    """``text`` as HTML of its letters as written, its line breaks kept: what is shown of a text that Python-Markdown
+    cannot read (nested deeper than its stack allows), rather than an error and an answer that stops."""
+    return f'<p style="white-space:pre-wrap">{html.escape(text, quote=False)}</p>'
 
 
 def _shifted(line: str, shift: int) -> str:

@@ -108,3 +108,64 @@ def test_tildes_that_strike_nothing_out_are_read_at_once():
     html = render("~~a " * 20_000 + "\n\nIt was ~~wrong~~ right, ~~a ~~b~~ and ~~about ~5 MB~~.").html
     assert "<s>" not in html.split("</p>")[0]
     assert "It was <s>wrong</s> right, ~~a <s>b</s> and <s>about ~5 MB</s>." in html  # "b" alone, as on GitHub
+
+
+@pytest.mark.parametrize("text, link, words", [
+    ("Press [the `[` key](https://vim.example/motion) to go back.", "https://vim.example/motion", "the <code>"),
+    ("See [`list[`](https://docs.python.org/3/library/stdtypes.html#list).", "https://docs.python.org/3/library/"
+                                                                             "stdtypes.html#list", "<code>"),
+    ("Call [`a[0`](https://example.org/a) first, then [`b`](https://example.org/b).", "https://example.org/a",
+     "<code>"),
+])
+def test_a_link_whose_words_hold_code_with_a_bracket_is_a_link(text, link, words):
+    # Python-Markdown sets code aside before it reads links; the "[" in the code was counted, left open, and
+    # the link's own "[" set aside with it: the link read as "[the [ key](https://…)".
+    html = render(text).html
+    assert f'href="{link}">{words}' in html
+    assert "](" not in html and "\ue0f2" not in html
+
+
+def test_brackets_in_code_neither_open_nor_close_a_link():
+    assert lone_brackets("[`[` and `]` [in `]`](u) [x") == "\ue0f2`\ue0f2` and `]` [in `]`](u) \ue0f2x"
+    assert lone_brackets("`a [x\n\n[b](c) `") == "`a \ue0f2x\n\n[b](c) `"  # no code runs past a paragraph's end
+
+
+def test_lists_nested_deep_in_a_quote_or_by_tabs_show_eight_levels_deep_at_most():
+    # nest_lists read only lines starting with spaces: 300 levels in a quote or by tabs made Python-Markdown run out
+    # of stack (RecursionError), and the answer stopped there.
+    in_quote = "\n".join("> " + "    " * level + f"- item {level}" for level in range(400)) + "\n\nAfter the quote."
+    by_tabs = "\n".join("\t" * level + f"- item {level}" for level in range(300)) + "\n\nAfter the list."
+    for text, last in ((in_quote, 399), (by_tabs, 299)):
+        html = render(text).html
+        assert _deepest(html, "ul") == 8
+        assert f"item {last}<" in html and "After the" in html
+    assert nest_lists("> - a\n>   - b\n>\n> > - c\n> >  - d") == "> - a\n>     - b\n>\n> > - c\n> >     - d"
+
+
+def test_markdown_nested_deeper_than_python_markdown_can_read_shows_as_plain_text_and_the_answer_goes_on(
+        qtbot, monkeypatch):
+    from tinyrag_desktop.ui import markdown_render
+    from tinyrag_desktop.ui.segments import MarkdownSegment
+
+    monkeypatch.setattr(markdown_render, "nest_lists", lambda text: text)  # a nesting the caps do not know
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    deep = "\n".join("    " * level + f"- item <{level}>" for level in range(400))
+    seg.set_markdown(deep)
+    seg.set_markdown(deep + "\n\nAnd the answer goes on.")
+    shown = seg.toPlainText()
+    assert "- item <399>" in shown and shown.endswith("And the answer goes on.")
+
+
+def test_a_bare_address_before_a_bracket_that_opens_no_link_ends_before_it():
+    html = render("Logs at https://ci.example.org/job/42[ and https://ci.example.org/job/43[ (both failed).").html
+    assert re.findall(r'href="([^"]*)"', html) == ["https://ci.example.org/job/42", "https://ci.example.org/job/43"]
+    assert ">https://ci.example.org/job/42</a>[ and" in html
+
+
+def test_copy_code_gives_a_blocks_control_characters_as_written_and_the_window_shows_their_pictures():
+    # A form feed (PEP 8 allows it between a file's parts) or a BEL was copied as its picture, "␌" or "␇".
+    rendered = render("```python\nimport os\n\x0c\ndef f():\n    print('\x07\x1b[31m')\n```\n\nA\x00B.")
+    assert rendered.code_blocks == ("import os\n\x0c\ndef f():\n    print('\x07')\n",)  # a terminal's codes go
+    assert "\u240c" in rendered.html and "\u2407" in rendered.html and "A\u2400B." in rendered.html
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\U000f0000-\U000f007f]", rendered.html)

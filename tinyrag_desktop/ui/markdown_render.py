@@ -25,9 +25,9 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..entities import unescape
-from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, blocks_apart, images_as_links, invalid_blocks,
-                             lift_fences, lone_brackets, nest_lists, put_back_fences, register_task_boxes,
-                             without_terminal_codes)
+from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
+                             controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
+                             put_back_fences, register_task_boxes, without_terminal_codes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -100,7 +100,8 @@ class _BareUrl(InlineProcessor):
 # Its words hold no "~~": read from each "~~" to the next only ("~~a " 20,000 times, each read to the paragraph's
 # end, took 18 s), and "~~a ~~b~~" strikes "b" out, as on GitHub.
 _STRIKE_RE = r"(~~)(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~"
-_BARE_URL_RE = r"\bhttps?://[^\s<>\[\]()\"'`]+[^\s<>\[\]()\"'`.,;:!?]"
+# It stops at a "[" as written, and at the LONE_BRACKET that stands for one here (a "[" that opens no link).
+_BARE_URL_RE = rf"\bhttps?://[^\s<>\[\]()\"'`{LONE_BRACKET}]+[^\s<>\[\]()\"'`{LONE_BRACKET}.,;:!?]"
 
 
 class _ImagesAsLinks(Treeprocessor):
@@ -206,7 +207,10 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         partial = (partial[0], True)
     md = _md()
     md.reset()
-    body = md.convert(lone_brackets(nest_lists(blocks_apart(text))))
+    try:
+        body = md.convert(lone_brackets(nest_lists(blocks_apart(text))))
+    except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
+        body = as_plain_text(text.replace(_TAB_MARK, "\t"))
     body = put_back_fences(body.replace(LONE_BRACKET, "[") if LONE_BRACKET in body else body, lifted)
     if headless and body.startswith("<table>"):  # (a header Python-Markdown did not take as one stays)
         body = _THEAD_RE.sub("", body, count=1)
@@ -219,7 +223,8 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         lang = match.group(1) or ""
         source = unescape(match.group(2)).replace(_TAB_MARK, "\t")
         index = first_code_index + len(blocks)
-        blocks.append(source)  # Copy code and Run take its tabs (a Makefile's recipe lines need them)
+        # Copy code and Run take its tabs (a Makefile's recipe lines need them) and its form feeds as written
+        blocks.append(controls_as_written(source))
         coloured = _highlight(source.expandtabs(4), lang, palette).rstrip("\n")
         label = html.escape(lang) if lang else "code"
         continued = partial[0] and len(blocks) == 1
@@ -253,7 +258,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    f'border-collapse:collapse; margin-top:{BLOCK_GAP}px; margin-bottom:0px">')
     body = _TH_RE.sub(lambda th: _header_cell(th, palette), body)
     body = _quotes(body, palette)
-    return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+    return Rendered(_breakable(_rtl_blocks(controls_shown(body))), tuple(blocks))
 
 
 def _header_cell(th: re.Match[str], palette: Palette) -> str:
