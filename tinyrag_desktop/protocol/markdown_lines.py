@@ -18,6 +18,7 @@ _CLOSING_LINE = {
     c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
 _WS = " \t\r\n"
+_BLOCK_CHARS = frozenset(">#-+*_=~0123456789")  # what a line that starts a block (_BLOCK_START) starts with
 # A line (at most three columns in) that starts a block, read up to and with the character that ends what is
 # read of it: a quote, a heading, a list item, a ~~~ fence, a thematic break or a heading's underline. It ends a
 # paragraph, as a blank line does: any other line continues it ("lazily"), in a list item or a quote too.
@@ -36,6 +37,7 @@ class MarkdownLines:
     _line_blank: bool
     _line_in_block: bool
     _line_open: bool
+    _line_in_span: bool
     _ls_cols: int
     _run_char: str
     _run_len: int
@@ -116,9 +118,8 @@ class MarkdownLines:
         """In INLINE, at ``s[j]``, the first backtick, "<" or line break of a line: whether the line starts a
         block, which ends the paragraph and so the possible code span (its runs were literal), as a blank line
         does. Then the parser is in text, or in the fence the line opens."""
-        before = self._before(s, j)
-        start = before.rfind("\n") + 1
-        block = _BLOCK_START.match(before[start:] + s[j]) if start else None  # (a line longer than the window: no)
+        line = self._line_before(s, j)
+        block = _BLOCK_START.match(line + s[j]) if line is not None else None
         if block is None:
             return False
         if block.group("tildes"):
@@ -130,12 +131,21 @@ class MarkdownLines:
         return True
 
     def _heading_ends(self, s: str, j: int) -> None:
-        """In INLINE, at the line break ``s[j]``: a heading is one line, so if this line is one (the span opened
-        in it: another line would have ended the paragraph before it), its end is the possible span's too."""
-        before = self._before(s, j)
-        start = before.rfind("\n") + 1
-        if (start or len(before) < WINDOW) and ATX.match(before, start):
+        """In INLINE, at the line break ``s[j]`` of a line that did not begin in it: a heading is one line, so if
+        this line is one (the span opened in it), its end is the possible span's too. (A line that began in the
+        span is no heading: it would have ended the span, see _ends_paragraph.)"""
+        line = self._line_before(s, j)
+        if line is not None and ATX.match(line):
             self._end_span()
+
+    def _line_before(self, s: str, j: int) -> str | None:
+        """The line ``s[j]`` is on, up to it; None if it began more than WINDOW characters before."""
+        start = s.rfind("\n", max(0, j - WINDOW), j) + 1
+        if start or j >= WINDOW:
+            return s[start:j] if start else None
+        before = self._before(s, j)  # it began in an earlier piece of the stream, or with it
+        start = before.rfind("\n") + 1
+        return before[start:] if start or len(before) < WINDOW else None
 
     def _end_span(self, mode: str = TEXT) -> None:
         """The paragraph ended: the possible code span was none, the runs kept are literal; the parser is in ``mode``."""
@@ -167,9 +177,10 @@ class MarkdownLines:
         if j == n:
             return j
         self._line_start = False
-        self._line_open = False
+        self._line_open = self._line_in_span = False
         c = s[j]
         if self._mode is INLINE and c not in "\r\n":
+            self._line_in_span = True
             if 0 <= self._held_until <= self._fed - n + j:
                 self._end_span()  # held long enough before this line: the span was none (as in the main loop)
             elif cols > 3:
@@ -177,8 +188,8 @@ class MarkdownLines:
             elif c == "`":  # perhaps a fence (see _end_run)
                 self._run_char, self._run_len, self._run_at_line_start, self._run_cols = c, 0, True, cols
                 return j
-            else:
-                self._line_open = True  # the main loop asks _ends_paragraph at its first stop
+            else:  # the main loop asks _ends_paragraph at its first stop, if the line may start a block
+                self._line_open = c in _BLOCK_CHARS
                 return j
         if self._mode is INDENT:
             if c in "\r\n" or cols >= self._code_cols:
@@ -221,7 +232,7 @@ class MarkdownLines:
                 self._fence_indent = self._run_cols
                 self._fence_line = F_INFO if c == "`" else F_BODY
             elif c == "`":
-                self._mode, self._spans = INLINE, ((length, 0),)
+                self._mode, self._spans, self._line_in_span = INLINE, ((length, 0),), False
         elif mode is INLINE and c == "`" and at_start and length >= 3:
             # A fence, ending the paragraph, if no backtick follows on its line; else an inline run after all:
             # the runs kept wait in _spans till then (the main loop decides at the line's end or that backtick).

@@ -154,6 +154,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         # (a line break since the block's end), not from the newlines scanned, which depend on the cut.
         self._line_in_block = False
         self._line_open = False  # in INLINE: the current line may start a block, read at its first stop
+        self._line_in_span = False  # in INLINE: the current line began in it (so is no heading a span opened in)
         # Held while a code span is not known to be one (see INLINE): the events since its first block, the
         # length of its opening run, and, once known, whether it was "code" or "none".
         self._pending: list[ParseEvent] = []
@@ -398,7 +399,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                         self._fence_char, self._fence_len, self._fence_indent = run[0], len(run), indent
                         i = end
                         continue
-                if mode is _INLINE:
+                if mode is _INLINE and not self._line_in_span:
                     self._heading_ends(s, j)
                 self._newline()
                 i = j + 1
@@ -415,7 +416,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                                 span.start(2) - e <= self.max_held_chars or s.find(OPEN, e, span.start(2)) < 0):
                             i = span.end()
                             continue
-                        self._mode, self._spans = _INLINE, ((e - j, 0),)
+                        self._mode, self._spans, self._line_in_span = _INLINE, ((e - j, 0),), False
                     else:
                         self._inline_run(e - j)
                     i = e
