@@ -99,10 +99,12 @@ def _input_lang(tool: StoredTool) -> str:
 def skipped_runs(segments: Sequence[str | StoredTool]) -> list[str | StoredTool | list[StoredTool]]:
     """``segments`` with each run of calls the engine skipped for one reason (nothing but blank text between
     them) as one list: eight calculations with a limit of three read as five identical lines, as the window
-    showed five cards before it grouped them (ui/answer.py)."""
+    showed five cards before it grouped them (ui/answer.py). Not a denied command or a call to a tool that is
+    off, stored as skipped in a chat saved by an earlier version: the window says those one by one (✗)."""
     out: list[str | StoredTool | list[StoredTool]] = []
     for seg in segments:
-        if isinstance(seg, StoredTool) and seg.status == "skipped" and seg.error:
+        if (isinstance(seg, StoredTool) and seg.status == "skipped" and seg.error and seg.error != DENIED
+                and off_note(seg.error, seg.tool) is None):
             at = len(out) - 1
             while at >= 0 and isinstance(out[at], str) and not str(out[at]).strip():
                 at -= 1

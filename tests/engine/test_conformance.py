@@ -15,11 +15,11 @@ import pytest
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import block, of, tokens, visible
-from tests.loopback import serving
+from tests.loopback import serving, silent_server
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import Engine, EngineConfig
 from tinyrag_desktop.engine.events import Done, Reasoning, Route, Text, ToolFinished, ToolStarted
-from tinyrag_desktop.settings import defaults
+from tinyrag_desktop.settings import Settings, defaults
 from tinyrag_desktop.tools import ToolResult, ToolSpec
 from tinyrag_desktop.tools.registry import default_registry
 
@@ -313,6 +313,24 @@ async def test_url_fetch_keeps_to_the_tool_timeout_and_says_what_stopped_it(llm,
     assert silent.error == f"The page did not finish loading within the 1-second tool timeout: {base}/silent"
 
 
+
+
+async def test_a_silent_wikipedia_or_searxng_is_said_in_the_tools_words_before_the_engine_stops_it(
+        llm, settings, http, tmp_path) -> None:
+    # Their requests waited exactly the tool timeout, when the engine stops a tool that does not keep time:
+    # the engine won, and the reader saw "did not finish within the 1-second tool timeout and was stopped"
+    # instead of which server sent nothing, for how long.
+    with silent_server() as (base, _):
+        llm.queue(Stream(tokens(block("wikipedia", "Ada Lovelace") + " " + block("websearch", "Ada Lovelace"))),
+                  Stream(["Nothing came."]))
+        extra = {**settings.extra, "wikipedia_api_url": f"{base}/api.php"}
+        engine = Engine(settings=Settings(settings.replace(tool_timeout=1.0, searxng_url=base).values, extra),
+                        data_dir=tmp_path, http=http, registry=default_registry())
+        wiki, search = of(await collect(engine), ToolFinished)
+    assert (wiki.status, wiki.error) == ("error", "Wikipedia (en) sent nothing for 0.5 seconds, and the request was "
+                                                  "given up.")
+    assert (search.status, search.error) == ("error", f"The SearXNG instance at {base} sent nothing for 0.5 seconds, "
+                                                      "and the request was given up.")
 
 async def test_at_a_limit_of_zero_a_call_is_skipped_as_no_calls_allowed(llm, make_engine) -> None:
     llm.queue(Stream(tokens(block("echo", "x"))), Stream(["fin"]))

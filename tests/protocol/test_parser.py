@@ -315,6 +315,42 @@ def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(tex
     assert len(calls(events)) == runs and invalid(events) == []
 
 
+@pytest.mark.parametrize("text, runs", [
+    # A line that starts a block ends the paragraph, as a blank line does: the runs before it were literal.
+    ("It`s the ``` marker that starts a fence. {b}\n```go\nfmt.Println(2)\n```\n", 1),  # the reviewer's f1
+    ("Don`t put ``` around a call: {b}\n```\nexample\n```", 1),
+    ("Use a ``` fence: {b}\n```go\nx\n```", 1),
+    ("- It`s in ``x\n- Next:\n{b} and ``y`` is the result.", 1),  # f1b: another list item
+    ("1.``y``\n- ````y``\n- \n{b} ``y``", 1),
+    ("# It`s ``x\n{b} and ``y``", 1),  # a heading is one line
+    ("It`s ``x\n# Title\n{b} and ``y``", 1),
+    ("It`s ``x\n> quoted\n{b} and ``y``", 1),
+    ("It`s ``x\n1) one\n{b} and ``y``", 1),
+    ("It`s ``x\n  * two\n{b} and ``y``", 1),
+    ("It`s ``x\n* * *\n{b} and ``y``", 1),  # a thematic break
+    ("It`s ``x\n===\n{b} and ``y``", 1),  # a heading's underline
+    ("It`s ``x\n~~~ sh `q`\na\n~~~\n{b} and ``y``", 1),
+    ("Here`s how:\n```sh\necho `date`\n```\nNow {b} and `x` is set.", 1),  # p1 (b)
+    ("It`s:\n~~~\n{b}\n~~~\n", 0),  # p1 (a): in the fence (rule 5)
+    ("It`s:\n```\n{b}\n```\n", 0),
+    ("It`s {b}\n```", 1),  # a fence at the very end
+    # Other lines continue the paragraph ("lazily"), and the span may close on them.
+    ("It`s ``x\n{b} and ``y``", 0),
+    ("It``s x\n```x` {b} ` and", 0),  # a backtick after ```: no fence but runs, the second one opening a span
+    ("It ```x {b} and\n```x` done", 0),  # ...or closing the ``` kept
+    ("It`s ``x\n    - deep\n{b} and ``y``", 0),  # four columns in: no block starts
+    ("It`s ``x\n-no\n#no\n{b} and ``y``", 0),  # no space after the marker
+    ("It`s ``x\n2.5 cups\n{b} and ``y``", 0),
+    ("- It`s in ``x\n  {b} and ``y``", 0),  # the item's paragraph goes on
+    ("# It`s ``x {b} and ``y``\n", 0),  # in the heading's line
+])
+def test_a_line_that_starts_a_block_ends_what_may_be_a_code_span(text: str, runs: int) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    events = parse_every_way(text.format(b=block))
+    assert len(calls(events)) == runs
+    assert "".join(e.raw for e in events) == text.format(b=block)
+
+
 def test_a_block_in_what_may_be_a_code_span_is_held_until_that_is_known() -> None:
     block = '<tool name="calculate"><query>1+1</query></tool>'
     state = XMLParseState()

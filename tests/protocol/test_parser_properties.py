@@ -122,6 +122,9 @@ MARKDOWN = st.builds(
 @example(text=f"a ` b {CALC} c\n``d` e\n\n{CALC}`", points=[])  # a span never closed, then one closed
 @example(text=f"`{CALC}`", points=[])  # closed on its line, then by a run at the very end
 @example(text=f"- <tool \n~~\n- {CALC}", points=[])  # a list item's line after a block broken over lines
+@example(text="``\n    ```\n- <b>", points=[])  # a line that may start a block, read at its first backtick or line break
+@example(text=f"a ` b\n- <!-- ` --> {CALC} `", points=[])  # (not at a "<" the stream was cut after)
+@example(text=f"It`s ```\n```x` {CALC} ```\n~~~\n{CALC}\n", points=[])
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -176,6 +179,56 @@ def test_a_block_among_backtick_runs_runs_unless_commonmark_puts_it_in_a_code_sp
     text = f"Say {before}{block}{after}"
     events = run(cut(text, points))
     expected = [] if _in_code_span(text, text.index(block)) else [("calculate", "query", "1+1")]
+    assert [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)] == expected
+    assert "".join(e.raw for e in events) == text
+
+
+# Lines of a few paragraphs, each a kind: "text" continues a paragraph (lazily, after a list item or a quote too)
+# or starts one; "start" (a list item, a quote) ends the paragraph before it and starts one; "heading" is a block
+# of its own line; "break" (a thematic break, a heading's underline), "fence" (a whole fenced block) and a blank
+# line end the paragraph. No line is four columns in (no indented code) and no text line starts with ``` (a fence).
+LINE = st.one_of(
+    st.tuples(st.just("text"), RUNS.map(lambda runs: "Say " + runs)),
+    st.tuples(st.just("text"), RUNS.map(lambda runs: "```x`" + runs)),  # a backtick after ```: a run, no fence
+    st.tuples(st.just("start"), st.builds(lambda marker, runs: marker + "x" + runs,
+                                          st.sampled_from(["- ", "* ", "+ ", "  - ", "1. ", "1) ", "> ", "   > "]), RUNS)),
+    st.tuples(st.just("heading"), st.builds(lambda marker, runs: marker + runs, st.sampled_from(["# ", "### "]), RUNS)),
+    st.tuples(st.just("break"), st.sampled_from(["---", "***", "_ _ _", "===", "-"])),
+    st.tuples(st.just("fence"), st.sampled_from(["```go\necho `date`\n```", "~~~\n`a\n~~~", "``` sh\n``\n```"])),
+    st.tuples(st.just("blank"), st.just("")),
+)
+
+
+def _paragraph_with_call(lines: list[tuple[str, str]]) -> tuple[str, int]:
+    """The text of the paragraph holding the line "call", and where in it the block starts."""
+    paragraph: list[str] = []
+    at = -1
+    for kind, line in lines:
+        if kind in ("start", "heading", "break", "fence", "blank"):
+            if at >= 0:
+                break
+            paragraph = []
+        if kind in ("text", "call", "start", "heading"):
+            paragraph.append(line)
+        if kind == "call":
+            at = len("\n".join(paragraph)) - len(line) + line.index(CALC)
+        elif kind == "heading":
+            paragraph = []
+    return "\n".join(paragraph), at
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=st.lists(LINE, max_size=5), call=st.tuples(RUNS, RUNS), after=st.lists(LINE, max_size=4),
+       points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+@example(before=[("text", "It`s the ``` marker")], call=("", ""), after=[("fence", "```go\necho `date`\n```")],
+         points=[])
+@example(before=[("start", "- It`s in ``x"), ("start", "- Next:")], call=("", " and ``y``"), after=[], points=[])
+def test_a_block_runs_unless_commonmark_puts_it_in_a_code_span_of_its_paragraph(before, call, after, points) -> None:
+    lines = before + [("call", f"Say {call[0]}{CALC}{call[1]}")] + after
+    text = "\n".join(line for _, line in lines)
+    paragraph, at = _paragraph_with_call(lines)
+    events = run(cut(text, points))
+    expected = [] if _in_code_span(paragraph, at) else [("calculate", "query", "1+1")]
     assert [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)] == expected
     assert "".join(e.raw for e in events) == text
 

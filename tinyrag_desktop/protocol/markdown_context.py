@@ -40,7 +40,7 @@ _ITEM_TEXT = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _QUOTE = re.compile(r" {0,3}>")
 _TABLE = re.compile(r" {0,3}\|")
-_ATX = re.compile(r" {0,3}#{1,6}[ \t]")  # a heading's line: its text follows the #s after a space
+ATX = re.compile(r" {0,3}#{1,6}[ \t]")  # a heading's line: its text follows the #s after a space
 _LINK = re.compile(r"\[[ \t]*\Z")
 # A run of * or _ that opens emphasis: at the start of the text, after a space or a punctuation mark.
 _EMPHASIS = re.compile(r"(?:\A|(?<=[\s!-/:-@\[-`{-~]))(?:(?<![*_])[*_]{1,3}|(?<!~)(~~))\Z")
@@ -100,7 +100,7 @@ def construct(before: str, line: bool = True) -> str:
         return ITEM
     if line and _TABLE.match(before, start):
         return TABLE
-    if line and _ATX.match(before, start):
+    if line and ATX.match(before, start):
         return HEADING
     if (emphasis := _EMPHASIS.search(before, max(0, len(before) - 4))) is not None:
         return STRIKE if emphasis.group(1) else EMPHASIS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .events import ParseEvent, TextChunk
-from .markdown_context import WINDOW, code_indent
+from .markdown_context import ATX, WINDOW, code_indent
 from .markdown_context import cols as _cols
 
 # The parser's modes (explained in protocol/parser.py's header).
@@ -18,6 +18,14 @@ _CLOSING_LINE = {
     c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
 _WS = " \t\r\n"
+_BLOCK_CHARS = frozenset(">#-+*_=~0123456789")  # what a line that starts a block (_BLOCK_START) starts with
+# A line (at most three columns in) that starts a block, read up to and with the character that ends what is
+# read of it: a quote, a heading, a list item, a ~~~ fence, a thematic break or a heading's underline. It ends a
+# paragraph, as a blank line does: any other line continues it ("lazily"), in a list item or a quote too.
+_BLOCK_START = re.compile(
+    r"[ \t]*(?:>|#{1,6}(?:[ \t]|\r?\n)|(?:[-+*]|\d{1,9}[.)])[ \t]|(?P<tildes>~{3,})"
+    r"|([-*_])[ \t]*(?:\2[ \t]*){2,}\r?\n|(?:=+|-+)[ \t\r]*\n)"
+)
 RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
@@ -28,6 +36,8 @@ class MarkdownLines:
     _line_start: bool
     _line_blank: bool
     _line_in_block: bool
+    _line_open: bool
+    _line_in_span: bool
     _ls_cols: int
     _run_char: str
     _run_len: int
@@ -104,18 +114,59 @@ class MarkdownLines:
         if self._line_blank and s[i:j].strip(_WS):
             self._line_blank = False
 
+    def _ends_paragraph(self, s: str, j: int) -> bool:
+        """In INLINE, at ``s[j]``, the first backtick, "<" or line break of a line: whether the line starts a
+        block, which ends the paragraph and so the possible code span (its runs were literal), as a blank line
+        does. Then the parser is in text, or in the fence the line opens."""
+        line = self._line_before(s, j)
+        block = _BLOCK_START.match(line + s[j]) if line is not None else None
+        if block is None:
+            return False
+        if block.group("tildes"):
+            self._end_span(FENCE)
+            self._fence_char, self._fence_len = "~", len(block.group("tildes"))
+            self._fence_indent, self._fence_line = self._ls_cols, F_BODY
+        else:
+            self._end_span()
+        return True
+
+    def _heading_ends(self, s: str, j: int) -> None:
+        """In INLINE, at the line break ``s[j]`` of a line that did not begin in it: a heading is one line, so if
+        this line is one (the span opened in it), its end is the possible span's too. (A line that began in the
+        span is no heading: it would have ended the span, see _ends_paragraph.)"""
+        line = self._line_before(s, j)
+        if line is not None and ATX.match(line):
+            self._end_span()
+
+    def _line_before(self, s: str, j: int) -> str | None:
+        """The line ``s[j]`` is on, up to it; None if it began more than WINDOW characters before."""
+        start = s.rfind("\n", max(0, j - WINDOW), j) + 1
+        if start or j >= WINDOW:
+            return s[start:j] if start else None
+        before = self._before(s, j)  # it began in an earlier piece of the stream, or with it
+        start = before.rfind("\n") + 1
+        return before[start:] if start or len(before) < WINDOW else None
+
+    def _end_span(self, mode: str = TEXT) -> None:
+        """The paragraph ended: the possible code span was none, the runs kept are literal; the parser is in ``mode``."""
+        if self._pending_span:
+            self._settle_as = "none"
+        self._mode, self._spans = mode, ()
+
     def _newline(self) -> None:
-        if self._line_blank and (self._mode is INLINE or self._mode is COMMENT and not self._comment_line):
-            if self._mode is INLINE and self._pending_span:
-                self._settle_as = "none"  # the span was none: its backtick is a character
-            self._mode = TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
+        if self._line_blank and self._mode is INLINE:
+            self._end_span()  # a blank line ends a paragraph: the span was none, its backticks are characters
+        elif self._mode is FENCE and self._spans:
+            self._end_span(FENCE)  # a fence opened in a paragraph (no backtick on its line): it ended the paragraph
+        elif self._line_blank and self._mode is COMMENT and not self._comment_line:
+            self._mode = TEXT  # and an unclosed comment
         self._line_start = True
         self._ls_cols = 0
         self._line_blank = True
         self._fence_line = F_BODY
 
     def _line_prefix(self, s: str, i: int) -> int:
-        """At a line start: spaces or tabs, then perhaps a fence run."""
+        """At a line start: spaces or tabs, then perhaps a fence run, or in INLINE a line that may start a block."""
         n = len(s)
         j = i
         cols = self._ls_cols
@@ -126,7 +177,20 @@ class MarkdownLines:
         if j == n:
             return j
         self._line_start = False
+        self._line_open = self._line_in_span = False
         c = s[j]
+        if self._mode is INLINE and c not in "\r\n":
+            self._line_in_span = True
+            if 0 <= self._held_until <= self._fed - n + j:
+                self._end_span()  # held long enough before this line: the span was none (as in the main loop)
+            elif cols > 3:
+                return j  # a paragraph's next line, however it starts
+            elif c == "`":  # perhaps a fence (see _end_run)
+                self._run_char, self._run_len, self._run_at_line_start, self._run_cols = c, 0, True, cols
+                return j
+            else:  # the main loop asks _ends_paragraph at its first stop, if the line may start a block
+                self._line_open = c in _BLOCK_CHARS
+                return j
         if self._mode is INDENT:
             if c in "\r\n" or cols >= self._code_cols:
                 return j  # a blank line, or one as far in: still code
@@ -164,11 +228,16 @@ class MarkdownLines:
                 self._fence_line = F_CLOSING  # closes it if the line holds nothing more
         elif mode is TEXT:
             if at_start and length >= 3:
-                self._mode, self._fence_char, self._fence_len = FENCE, c, length
+                self._mode, self._fence_char, self._fence_len, self._spans = FENCE, c, length, ()
                 self._fence_indent = self._run_cols
                 self._fence_line = F_INFO if c == "`" else F_BODY
             elif c == "`":
-                self._mode, self._spans = INLINE, ((length, 0),)
+                self._mode, self._spans, self._line_in_span = INLINE, ((length, 0),), False
+        elif mode is INLINE and c == "`" and at_start and length >= 3:
+            # A fence, ending the paragraph, if no backtick follows on its line; else an inline run after all:
+            # the runs kept wait in _spans till then (the main loop decides at the line's end or that backtick).
+            self._mode, self._fence_char, self._fence_len = FENCE, c, length
+            self._fence_indent, self._fence_line = self._run_cols, F_INFO
         elif mode is INLINE and c == "`":
             self._inline_run(length)
 

@@ -29,14 +29,17 @@ The parser is in one of four modes:
     its blocks are text. One that does not start its line ends at a blank line too, as its paragraph does.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
-    text. A blank line ends the span, as a paragraph break does in Markdown. But a run never closed is no
+    text. The paragraph's end ends the span, as in Markdown: a blank line, or a line (at most three columns
+    in) that starts a block, a list item, a quote, a heading, a fence (```` ```x` ```` is none, but runs), a
+    thematic break or a heading's underline; a heading's own line ends there too. Any other line continues
+    the paragraph ("lazily"), after a list item or a quote too. But a run never closed is no
     span at all (CommonMark: its backticks are literal, "Let`s compute <tool …>"), and a later run of another
     length may open one ("Here`s the syntax: ``<tool …>``"): every run not closed yet is kept, in order
     (``_spans``), as what may open the span. Which is known only from what comes after: a "<tool " met then
     starts a block all the same, held ("tentative") with the text after it. A run as long as one kept closes
     it, and the runs kept after it, whichever earlier one turns out literal: the blocks held since it came
     are text (all held, if it came before the first), and what follows that run is read again, in a span
-    still if runs kept before it remain. A blank line or the end of the stream shows the runs left were
+    still if runs kept before it remain. The paragraph's end or the stream's shows the runs left were
     none: the blocks are released as they were read, and a valid call runs, late but run (rule 2 holds:
     never before its </tool>). No block being written is shown meanwhile. Nor is the text after it, so that
     is held no further than ``max_held_chars`` past the first held block's end (see DEFAULT_MAX_HELD_CHARS):
@@ -150,6 +153,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
         # The current line began inside a block: its start is no quote's or item's. Read from the text itself
         # (a line break since the block's end), not from the newlines scanned, which depend on the cut.
         self._line_in_block = False
+        self._line_open = False  # in INLINE: the current line may start a block, read at its first stop
+        self._line_in_span = False  # in INLINE: the current line began in it (so is no heading a span opened in)
         # Held while a code span is not known to be one (see INLINE): the events since its first block, the
         # length of its opening run, and, once known, whether it was "code" or "none".
         self._pending: list[ParseEvent] = []
@@ -323,7 +328,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 if self._held_until >= 0 and cap <= (n if m is None else m.start()):
                     at = max(i, cap)  # held long enough, with no closing run: the span was none
                     self._note_content(s, i, at)
-                    self._mode, self._settle_as = _TEXT, "none"
+                    self._mode, self._settle_as, self._line_open = _TEXT, "none", False
                     i = at
                     continue
             elif self._fence_line is _F_INFO:
@@ -344,6 +349,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
             c = s[j]
             if (mode is _INLINE or mode is _COMMENT) and j > i:
                 self._note_content(s, i, j)
+            if mode is _INLINE and self._line_open and (c != "<" or s.startswith(OPEN, j)):  # ("<to" at the end: later)
+                self._line_open = False
+                if self._ends_paragraph(s, j):
+                    i = j
+                    continue
             if mode is _COMMENT and c == "-":
                 if s.startswith(COMMENT_CLOSE, j):
                     self._mode, self._line_blank = _TEXT, False
@@ -371,8 +381,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 i = j + 1
                 continue
             if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
-                if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
-                    self._mode, self._spans = _INLINE, ((self._fence_len, 0),)
+                if self._fence_line is _F_INFO:  # ```x` : an inline run of three backticks after all
+                    self._mode = _INLINE
+                    self._inline_run(self._fence_len)
                 elif c == "\n":  # the closing run stood alone on its line
                     self._mode = _TEXT
                 self._fence_line = _F_BODY
@@ -388,6 +399,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
                         self._fence_char, self._fence_len, self._fence_indent = run[0], len(run), indent
                         i = end
                         continue
+                if mode is _INLINE and not self._line_in_span:
+                    self._heading_ends(s, j)
                 self._newline()
                 i = j + 1
             elif c == "`":
@@ -403,7 +416,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                                 span.start(2) - e <= self.max_held_chars or s.find(OPEN, e, span.start(2)) < 0):
                             i = span.end()
                             continue
-                        self._mode, self._spans = _INLINE, ((e - j, 0),)
+                        self._mode, self._spans, self._line_in_span = _INLINE, ((e - j, 0),), False
                     else:
                         self._inline_run(e - j)
                     i = e

@@ -117,9 +117,19 @@ def tool_timeout(settings: Mapping[str, Any]) -> float:
         return 30.0
 
 
+def before_the_stop(seconds: float) -> float:
+    """A little less than ``seconds``, the tool timeout, at which the engine stops a tool that does not keep to
+    it itself: a wait bounded by this ends first, so the user reads what the tool says ("… sent nothing for 9
+    seconds"), not the engine's bare stop. Half a second less at least (two seconds at most), as url_fetch's
+    own bound comes that much before the engine's stop of it (engine.tool_grace)."""
+    return max(seconds / 2, seconds - min(2.0, max(0.5, seconds * 0.1)))
+
+
 def capped(timeout: httpx.Timeout, seconds: float) -> httpx.Timeout:
-    """``timeout`` with no part longer than ``seconds``, the tool timeout: the engine stops the tool then, so a
-    longer wait would never end as its own message says."""
+    """``timeout`` with no part longer than a little less than ``seconds``, the tool timeout (before_the_stop):
+    the engine stops the tool then, so a longer wait would never end as its own message says."""
+    seconds = before_the_stop(seconds)
+
     def cap(part: float | None) -> float:
         return seconds if part is None else min(part, seconds)
     return httpx.Timeout(connect=cap(timeout.connect), read=cap(timeout.read), write=cap(timeout.write),

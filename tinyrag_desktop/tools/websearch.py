@@ -16,10 +16,10 @@ import httpx
 
 from ..hidden_passwords import hide_passwords
 from .errors import ToolError
-from .netutil import (USER_AGENT, answer_json, as_list, capped, client_for, describe_http_error, plain_get,
-                      seconds_words, setting, tool_timeout)
+from .netutil import (USER_AGENT, answer_json, as_list, before_the_stop, capped, client_for, describe_http_error,
+                      plain_get, seconds_words, setting, tool_timeout)
 
-DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines (or the tool timeout, if shorter)
+DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines (or a little less than the tool timeout, if shorter)
 _SEARXNG_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 _RATE_WORDS = ("ratelimit", "rate limit", "too many requests", "429", "202 ")
 _BLOCK_WORDS = ("403", "forbidden", "captcha", "blocked", "access denied")
@@ -165,5 +165,5 @@ async def search(query: str, settings: Mapping[str, Any], http: httpx.AsyncClien
         lang = str(setting(settings, "lang", "") or "") or None
         hits = await searxng_search(http, base, query, count, language=lang, seconds=tool_timeout(settings))
         return format_hits(query, hits, "SearXNG"), searxng_endpoint(base)
-    hits = await ddgs_search(query, count, min(DDGS_TIMEOUT, tool_timeout(settings)))
+    hits = await ddgs_search(query, count, min(DDGS_TIMEOUT, before_the_stop(tool_timeout(settings))))
     return format_hits(query, hits, "DuckDuckGo via ddgs"), "duckduckgo"

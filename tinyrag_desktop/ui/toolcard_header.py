@@ -127,7 +127,7 @@ class HeaderMixin:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
-        border = c.accent if self.hasFocus() else c.error if self._phase == "error" else c.line
+        border = c.accent if self.hasFocus() else c.error if self._painted_failed() else c.line
         pen = QPen(border, 2 if self.hasFocus() else 1)
         if self._phase in ("skipped", "writing") and not self.hasFocus():
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -140,6 +140,11 @@ class HeaderMixin:
             painter.fillPath(self._outline(), tint)
         self._paint_header(painter, c)
         painter.end()
+
+    def _painted_failed(self) -> bool:
+        """Whether the card is painted as a failure (red border and note): a denied command is none, the user
+        chose it; its ✗ and "denied" say so, in no red, as the HTML export shows it."""
+        return self._phase == "error" and not self.denied
 
     def _outline(self) -> QPainterPath:
         path = QPainterPath()
@@ -207,7 +212,7 @@ class HeaderMixin:
             painter.drawText(QRectF(x, top, right - x, row), align, preview)
         if self._note_shown():
             painter.setFont(self._mono if self._output_note() else self.font())
-            painter.setPen(c.errortext if self._phase == "error" else c.muted)
+            painter.setPen(c.errortext if self._painted_failed() else c.muted)
             fm = painter.fontMetrics()
             # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
             painter.setLayoutDirection(self.layoutDirection())
