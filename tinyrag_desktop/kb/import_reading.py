@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .chunking import chunk_document
-from .errors import Cancelled, FetchError, NetworkOff, ReadError, UnsupportedFile
+from .errors import Cancelled, FetchError, NetworkOff, NoText, ReadError, UnsupportedFile
 from .import_items import ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _utf8
 from .import_report import ImportReport
 from .models import Block, Document
@@ -48,7 +48,7 @@ class ImportReadingMixin:
                                 "for one)")
             path = Path(item.value)
             if not path.exists():
-                raise ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
+                raise _gone(item, path)
             if not path.is_file():
                 raise ReadError(_not_a_file(path))
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
@@ -59,7 +59,10 @@ class ImportReadingMixin:
             size = path.stat().st_size
             if size > self.max_file_bytes:
                 raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
-            data = path.read_bytes()
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise _gone(item, path) from None
             if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
@@ -161,6 +164,15 @@ class ImportReadingMixin:
         old = self.kb.source_by_location(asked)
         if old is not None:
             self.kb.remove_source(old.id)
+
+
+def _gone(item: ImportItem, path: Path) -> ReadError:
+    """Why ``item``'s file, which is not there, is not imported. One found in a folder was deleted since the
+    folder was looked at (an editor's or a build's short-lived file): skipped, as it would be had it been
+    gone before; the import "failed" it with "no such file or folder", a file the user never named."""
+    if item.in_folder and not path.is_symlink():
+        return NoText("deleted from the folder while it was being imported")
+    return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
 
 
 def _final_address(asked: str, final: str) -> str:
