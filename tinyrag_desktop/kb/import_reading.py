@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .chunking import chunk_document
-from .errors import Cancelled, FetchError, NetworkOff, NoText, ReadError, UnsupportedFile
+from .errors import Cancelled, FetchError, NetworkOff, NoText, ReadError, TooLarge, UnsupportedFile
 from .import_items import ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _utf8
 from .import_report import ImportReport
 from .models import Block, Document
@@ -58,7 +58,7 @@ class ImportReadingMixin:
             kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
-                raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
+                raise TooLarge(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
