@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .chunking import chunk_document
-from .errors import Cancelled, FetchError, NetworkOff, NoText, ReadError, TooLarge, UnsupportedFile
-from .import_items import ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _utf8
+from .errors import Cancelled, FetchError, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
+from .import_items import (
+    ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8,
+)
 from .import_report import ImportReport
 from .models import Block, Document
 from .readers import GZIP_MAGIC, SUPPORTED, file_type, gunzip, is_compressed, without_invisible
@@ -58,11 +60,13 @@ class ImportReadingMixin:
             kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
-                raise TooLarge(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
+                raise LeftOut(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
                 raise _gone(item, path) from None
+            except PermissionError as exc:  # as a folder this user may not read is: said, and passed by
+                raise LeftOut(_unreadable(path, exc)) from None
             if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
