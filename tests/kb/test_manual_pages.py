@@ -18,11 +18,12 @@ def test_manual_pages_named_like_versions_are_skipped_as_manual_pages(data_dir, 
     folder.mkdir()
     (folder / "deb822.5.gz").write_bytes(gzip.compress(_ROFF))
     (folder / "lit-14.1").write_bytes(b".TH LIT 1\n.SH NAME\nlit \\- LLVM Integrated Tester\n")
+    (folder / "lz4-1.9.1.gz").write_bytes(gzip.compress(b'.\n.TH "LZ4" "1"\n.\n.SH "NAME"\n\\fBlz4\\fR\n'))  # ronn's
     (folder / "LGPL-2.1").write_bytes(b"GNU LESSER GENERAL PUBLIC LICENSE\nVersion 2.1, February 1999\n")
     with open_store(data_dir) as kb:
         report = Importer(kb).run([str(folder)])
         stored = [s.location for s in kb.sources()]
     assert [loc.rsplit("/", 1)[-1] for loc in stored] == ["LGPL-2.1"], stored
     reasons = {f.location.rsplit("/", 1)[-1]: f.reason for f in report.skipped}
-    assert "manual page" in reasons["deb822.5.gz"] and "manual page" in reasons["lit-14.1"], reasons
+    assert all("manual page" in reasons[name] for name in ("deb822.5.gz", "lit-14.1", "lz4-1.9.1.gz")), reasons
     assert not report.failed
