@@ -76,3 +76,16 @@ def test_a_pdf_without_a_title_in_its_properties_is_named_by_its_title_page(data
     with open_store(data_dir) as kb:
         Importer(kb).run([str(tmp_path / "garden.pdf")])
     assert search(data_dir, "tomatoes splitting", 1)[0].title == "Garden Handbook"
+
+
+def test_pages_of_one_line_alike_but_for_their_numbers_are_the_text_not_running_heads(data_dir, tmp_path):
+    # a PDF of receipts, a page each: seen as running heads on every page, all of it was left out and
+    # the import said the PDF was a scan to run through OCR
+    pages = [[f"Receipt {n}: paid {n * 3}.00 for lawn mowing", str(n)] for n in range(1, 13)]
+    (tmp_path / "receipts.pdf").write_bytes(make_pdf([], pages=pages))
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(tmp_path / "receipts.pdf")])
+    assert len(report.added) == 1 and not report.skipped, report
+    text = "\n".join(hit.text for hit in search(data_dir, "receipt 7 lawn mowing", 50))
+    assert "Receipt 7: paid 21.00 for lawn mowing" in text, text
+    assert "\n7\n" not in f"\n{text}\n"  # a page number is still no text

@@ -10,7 +10,8 @@
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   ├── NoText          readable, but holds nothing to index (a page that is only navigation)
-    │   └── BlockedPage     a page whose text stands behind JavaScript or a sign-in (see walls.py)
+    │   └── LeftOut         in a folder, skipped as expected of some files there; named by itself, failed
+    │       └── BlockedPage a page whose text stands behind JavaScript or a sign-in (see walls.py)
     ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
     │   ├── Unreachable     the server could not be reached at all (no answer, not an error answer)
     │   └── NetworkOff      not asked at all: the network is off (``--offline``, Network tools unticked)
@@ -66,7 +67,13 @@ class NoText(ReadError):
     """The file was read but holds no text worth indexing; imports list it as skipped, not failed."""
 
 
-class BlockedPage(ReadError):
+class LeftOut(ReadError):
+    """A file not read for a reason some files in any folder have: too large, or not to be read by this user.
+    Named by itself it fails; in a folder it is skipped, as the folder's other files left out by design are
+    (a 70 MB log or another user's file beside the notes made `kb add` of the folder fail)."""
+
+
+class BlockedPage(LeftOut):
     """An HTML page that holds no text of its own: a JavaScript app's empty shell, a sign-in form. Named by
     itself (a URL, a file) it fails; in a folder it is skipped. The message says what to do instead."""
 

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .chunking import chunk_document
-from .errors import Cancelled, FetchError, NetworkOff, ReadError, UnsupportedFile
-from .import_items import ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _utf8
+from .errors import Cancelled, FetchError, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
+from .import_items import (
+    ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8,
+)
 from .import_report import ImportReport
 from .models import Block, Document
 from .readers import GZIP_MAGIC, SUPPORTED, file_type, gunzip, is_compressed, without_invisible
@@ -20,6 +22,13 @@ from .reader_worker import Reading, Readers, ReadJob, read_apart
 
 # A web page this large is read in a reader process of its own (see _import_one), which Cancel ends.
 _READ_APART_BYTES = 512 * 1024
+# … and so is a file this large, named by itself (a folder's are read in reader processes anyway), unless
+# its reading stops midway by itself. The readers of text, HTML, CSV, JSON and XML do not: Cancel waited for
+# them, 3 s into a 60 MB CSV file, 7 s into an XML file of that size.
+_FILE_APART_BYTES = 4 * 1024 * 1024
+# PDF and Word readers look at Cancel between pages and paragraphs; a log is one block, which the cutting
+# into passages (that looks at it too) takes nearly all the time of.
+_STOPS_MIDWAY = ("pdf", "docx", "log")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +57,7 @@ class ImportReadingMixin:
                                 "for one)")
             path = Path(item.value)
             if not path.exists():
-                raise ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
+                raise _gone(item, path)
             if not path.is_file():
                 raise ReadError(_not_a_file(path))
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
@@ -58,8 +67,13 @@ class ImportReadingMixin:
             kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
-                raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
-            data = path.read_bytes()
+                raise LeftOut(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise _gone(item, path) from None
+            except PermissionError as exc:  # as a folder this user may not read is: said, and passed by
+                raise LeftOut(_unreadable(path, exc)) from None
             if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
@@ -77,7 +91,8 @@ class ImportReadingMixin:
             job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
                 return _Reading(location, size, digest, readers.read(job))
-            doc, chunks = job.run(self.cancel.is_set)
+            apart = len(data) >= _FILE_APART_BYTES and kind not in _STOPS_MIDWAY
+            doc, chunks = read_apart(job, self.cancel) if apart else job.run(self.cancel.is_set)
             self._store(doc, chunks, location, size, digest, report)
             return None
         elif item.kind == "url":
@@ -161,6 +176,15 @@ class ImportReadingMixin:
         old = self.kb.source_by_location(asked)
         if old is not None:
             self.kb.remove_source(old.id)
+
+
+def _gone(item: ImportItem, path: Path) -> ReadError:
+    """Why ``item``'s file, which is not there, is not imported. One found in a folder was deleted since the
+    folder was looked at (an editor's or a build's short-lived file): skipped, as it would be had it been
+    gone before; the import "failed" it with "no such file or folder", a file the user never named."""
+    if item.in_folder and not path.is_symlink():
+        return NoText("deleted from the folder while it was being imported")
+    return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
 
 
 def _final_address(asked: str, final: str) -> str:

@@ -38,7 +38,7 @@ from .import_reading import ImportReadingMixin, _Reading
 from .import_report import WAITING, Failure, ImportReport, Progress
 from .link_pages import is_navigation
 from .errors import (  # noqa: F401  ReadError: read from here too
-    BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable,
+    Cancelled, CannotWrite, Error, FetchError, LeftOut, NetworkOff, NoText, ReadError, Unreachable,
 )
 from .models import Chunk, Document, SourceInfo
 from .moves import left_behind, move_source, moved_source, retarget_links
@@ -258,7 +258,7 @@ class Importer(ImportReadingMixin):
                 break
             except NoText as exc:
                 report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
-            except BlockedPage as exc:  # named by itself, a failure; in a folder, a page like the folder's menus
+            except LeftOut as exc:  # named by itself, a failure; in a folder, left out as by design
                 (report.skipped if item.in_folder else report.failed).append(
                     Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except NetworkOff as exc:

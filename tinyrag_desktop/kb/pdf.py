@@ -278,7 +278,12 @@ def _without_running_lines(texts: list[str]) -> list[str]:
                if count >= _RUNNING_PAGES <= len(texts) and ("#" in key or count >= _RUNNING_SHARE * len(texts))}
     out = []
     for lines in pages:
-        drop = {n for n in _edges(lines) if _running_key(lines[n]) in running or _PAGE_NUMBER.match(lines[n].strip())}
+        numbers = {n for n in _edges(lines) if _PAGE_NUMBER.match(lines[n].strip())}
+        drop = numbers | {n for n in _edges(lines) if _running_key(lines[n]) in running}
+        if all(n in drop or not line.strip() for n, line in enumerate(lines)):
+            # a page of a line or two that repeats with another number on every page ("Receipt 1041:
+            # paid 25.00") is the text itself, not its heading: left out, the PDF would seem a scan
+            drop = numbers
         out.append("\n".join(line for n, line in enumerate(lines) if n not in drop and not _CONTENTS_LINE.search(line)))
     return out
 

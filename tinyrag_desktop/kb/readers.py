@@ -259,6 +259,13 @@ def is_html_page(data: bytes) -> bool:
     return _HTML_PAGE_START.match(head) is not None
 
 
+# A manual page's source: it opens with a roff comment, its title request or an include of another page,
+# perhaps after blank lines and empty requests (".", as ronn writes them).
+# Named "deb822.5.gz" or "lit-14.1.gz", it passed for a name ending in a version ("LGPL-2.1"), and its
+# requests and font codes (".SH", "\\fB") were imported as text, where every other manual page is skipped.
+_MANUAL_PAGE = re.compile(rb"\A(?:[ \t]*+(?:\.[ \t]*+)?\r?\n)*+[ \t]*+(?:[.']\\\"|\.(?:TH|Dd|so)[ \t])")
+
+
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
@@ -293,6 +300,8 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
     elif kind not in ("html", "xml") and is_html_page(data):
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
+    elif kind == "text" and _MANUAL_PAGE.match(data[:SAMPLE_BYTES]):
+        raise NoText("a manual page (the roff source the man command shows), which is not read")
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
         # would show U+FFFD for it, XML refuses the file).

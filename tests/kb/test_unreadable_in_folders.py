@@ -1,0 +1,38 @@
+"""A file in a folder that this user may not read (another user's file in /etc, a shared folder) is skipped
+with the reason, as a folder this user may not read is and a file without an extension was: it failed,
+and `kb add /etc` or the panel counted it a failure of the import while its neighbours were skipped.
+Named by itself, it still fails: what the user asked for was not imported."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tinyrag_desktop.kb import Importer, open_store
+
+
+def test_a_file_this_user_may_not_read_is_skipped_in_a_folder_and_fails_named_by_itself(data_dir, tmp_path,
+                                                                                          monkeypatch):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "open.md").write_text("# Herons\n\nHerons wade in the shallows.\n")
+    secret = folder / "secret.md"
+    secret.write_text("# Salaries\n")
+    secret.chmod(0)
+    if os.geteuid() == 0:  # root reads it anyway: it is refused here as the system refuses anyone else
+        read_bytes = Path.read_bytes
+
+        def refused(path: Path) -> bytes:
+            if path == secret:
+                raise PermissionError(13, "Permission denied", str(path))
+            return read_bytes(path)
+
+        monkeypatch.setattr(Path, "read_bytes", refused)
+    with open_store(data_dir) as kb:
+        in_folder = Importer(kb).run([str(folder)])
+        named = Importer(kb).run([str(secret)])
+    assert [p.rsplit("/", 1)[-1] for p in in_folder.added] == ["open.md"]
+    assert not in_folder.failed, in_folder.failed
+    assert [(f.location.rsplit("/", 1)[-1], f.reason) for f in in_folder.skipped] == [
+        ("secret.md", "could not be read (Permission denied)")]
+    assert [f.reason for f in named.failed] == ["could not be read (Permission denied)"]
