@@ -95,6 +95,23 @@ def test_quit_keeps_the_answer_so_far_marked_as_stopped(make_window, server, qlo
     assert status == "stopped" and content.startswith("Hell") and content != STORY
 
 
+def test_the_open_question_says_so_when_the_answer_finishes_and_still_asks(make_window, server, qloop, qtbot):
+    # Before, the question went on saying "An answer is still being written" after the answer was in
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    _ctrl_q(win, qtbot)
+    box = _asked(win, qtbot)
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    qtbot.waitUntil(lambda: box.text() == "The answer is finished. Quit now?")
+    assert "nothing" in box.informativeText() and "nothing" in box.accessibleDescription()
+    assert win.isVisible() and box.isVisible()  # a Quit meant for another window does not quit by itself
+    assert box.defaultButton().text() == "&Cancel"
+    win.busy_at_close.close_button.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
+
+
 def test_nothing_under_way_quits_without_a_question(make_window, server, qloop, qtbot):
     server.queue(Stream(tokens(STORY)))
     win = make_window(server.base_url)
