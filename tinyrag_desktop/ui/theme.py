@@ -137,6 +137,10 @@ class _Style(QProxyStyle):
 
     Fusion's check box border is the window colour darkened: 1.1:1 on the dark theme's input colour, 1.7:1 on
     white, so an unticked box all but vanished. It is drawn over in the theme's @checkborder (3:1 or more).
+    Its size, 14 px whatever the text, and its gap to the label grow with the text's (16 pt text: 19 px).
+
+    Dialog buttons go without the desktop's icons (a floppy disk on Save, a cross on Cancel), as every other
+    button of the app does: the icon sat against the word, cramped, and at large text looked out of place.
     """
 
     def __init__(self) -> None:
@@ -161,6 +165,19 @@ class _Style(QProxyStyle):
             draw_ring(painter, option.rect.adjusted(1, 1, -1, -1), 3.0)
         elif element == QStyle.PrimitiveElement.PE_PanelLineEdit and option.lineWidth > 0:
             draw_ring(painter, option.rect, 3.0)  # Fusion's 1 px turned from grey to pale blue (1.6:1)
+
+    def styleHint(self, hint, option=None, widget=None, data=None) -> int:  # noqa: N802
+        if hint == QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons:
+            return 0
+        return super().styleHint(hint, option, widget, data)
+
+    def pixelMetric(self, metric, option=None, widget=None) -> int:  # noqa: N802
+        size = super().pixelMetric(metric, option, widget)
+        if metric not in _INDICATORS and metric not in _LABEL_SPACINGS:
+            return size
+        metrics = option.fontMetrics if option is not None else \
+            widget.fontMetrics() if widget is not None else QApplication.fontMetrics()
+        return max(size, round(metrics.height() * (0.8 if metric in _INDICATORS else 0.3)))
 
     def _check_border(self, option, painter: QPainter) -> None:
         """Fusion's faint check box border drawn over in @checkborder; kept where Fusion's says something
@@ -215,6 +232,9 @@ class _Style(QProxyStyle):
         painter.restore()
 
 
+_INDICATORS = (QStyle.PixelMetric.PM_IndicatorWidth, QStyle.PixelMetric.PM_IndicatorHeight,
+               QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, QStyle.PixelMetric.PM_ExclusiveIndicatorHeight)
+_LABEL_SPACINGS = (QStyle.PixelMetric.PM_CheckBoxLabelSpacing, QStyle.PixelMetric.PM_RadioButtonLabelSpacing)
 _RINGED = (QStyle.ComplexControl.CC_ComboBox, QStyle.ComplexControl.CC_ToolButton)
 
 
