@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QAccessible
+from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -259,3 +259,25 @@ def test_an_answer_written_in_another_chat_is_named(make_window, server, qloop, 
     box.defaultButton().click()
     gate.opened.set()
     assert qloop.run(finished) == "done"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_quit_question_has_the_apps_buttons_cancel_in_blue(make_window, server, qloop, qtbot, theme):
+    # Qt's plain grey buttons stood out beside the shell question's, which are the app's own
+    from tinyrag_desktop.ui.theme import colors
+
+    win = make_window(server.base_url, theme=theme)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    win.close()
+    box = _asked(win, qtbot)
+    cancel, quit_ = box.defaultButton(), win.busy_at_close.close_button
+    qtbot.waitUntil(lambda: cancel.isVisible() and cancel.width() > 20)
+    fill = cancel.grab().toImage().pixelColor(6, cancel.height() // 2)
+    assert abs(fill.blue() - QColor(colors().accent).blue()) < 40 and fill.blue() > fill.red() + 100, fill.name()
+    edge = quit_.grab().toImage().pixelColor(0, quit_.height() // 2)
+    assert edge.red() > edge.blue() + 60, edge.name()  # the error colour's border, as Run and Stop
+    quit_.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert qloop.run(finished) == "stopped"
+    gate.opened.set()

@@ -28,6 +28,11 @@ def open_question(box: QMessageBox, default: QPushButton, escape: QAbstractButto
     buttons), with Enter on ``default`` and Esc on ``escape``; ``answered(box)`` once it is answered."""
     box.setDefaultButton(default)
     box.setEscapeButton(escape)
+    # Its buttons as the app's others, as the shell question's (Qt's grey ones stood out): the default in the
+    # app's blue, a button that cuts work short (objectName "questionRisky") in the error colours as Stop
+    if not default.objectName():
+        default.setObjectName("questionDefault")
+    box.setStyleSheet(style_sheet(colors().dark))
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.finished.connect(lambda _result: answered(box))
     box.open()
