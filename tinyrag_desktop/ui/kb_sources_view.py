@@ -304,15 +304,19 @@ class SortedHeader(QHeaderView):
                self.sortIndicatorOrder(), getattr(model, "generation", None), getattr(view, "layouts", None))
         if self._fit is not None and self._fit[0] == key:
             return self._fit[1]
-        # The column sorted by keeps its name whole, with the arrow: it says what the order is.
+        # The column sorted by keeps its arrow and its name's first letters ("Impo… ▲"): they say what the
+        # order is. Its whole name waits for the room the titles spare, as the others' names do: kept whole
+        # first, "Imported ▲" took 87 px over "22:14" while the titles read "Shipping h…ook part 9" and
+        # Passages "Pass…".
         sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
         labels = {column: self._label_size(column) for column in shown}
-        widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
-                  for column in shown}
-        if sorted_by in widths and sum(widths.values()) > view.viewport().width() * (1 - TITLES_LEAST):
-            # Large text in a narrow panel: the sorted column's whole name and arrow ("Imported ▲" beside
-            # "20:39") left the titles "…"; its name is cut as the others' are, before a title is
-            widths[sorted_by] = max(view.sizeHintForColumn(sorted_by), self.least_room(sorted_by))
+        widths = {column: view.sizeHintForColumn(column) for column in shown}
+        if sorted_by in widths:
+            least = self.least_room(sorted_by)
+            with_arrow = min(labels[sorted_by].width(), least + self._arrow_room(labels[sorted_by].height()))
+            if sum(widths.values()) + with_arrow - widths[sorted_by] > view.viewport().width() * (1 - TITLES_LEAST):
+                with_arrow = least  # large text in a narrow panel: the arrow's room too goes to the titles
+            widths[sorted_by] = max(widths[sorted_by], with_arrow)
         # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
         # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
         # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
