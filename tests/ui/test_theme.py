@@ -149,3 +149,21 @@ def test_check_boxes_grow_with_the_text_size(qapp, qtbot):
     assert small.height() >= 13  # the usual size is kept
     assert large.height() >= 0.75 * big.fontMetrics().height() and large.width() == large.height()
     assert big.sizeHint().width() > normal.sizeHint().width()
+
+
+def test_a_column_name_is_cut_before_the_sort_arrow_not_under_it(qapp):
+    # "Imported" ran 3 px under the arrow of a column sorted by it, narrower than its name and arrow
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QStyle, QStyleOptionHeader
+
+    from tinyrag_desktop.ui.theme import apply_theme
+
+    apply_theme(qapp, "light")
+    option = QStyleOptionHeader()
+    option.rect = QRect(0, 0, 70, 23)
+    option.state |= QStyle.StateFlag.State_Horizontal
+    option.sortIndicator = QStyleOptionHeader.SortIndicator.SortUp
+    style = qapp.style()
+    label = style.subElementRect(QStyle.SubElement.SE_HeaderLabel, option, None)
+    arrow = style.subElementRect(QStyle.SubElement.SE_HeaderArrow, option, None)
+    assert label.right() < arrow.left() and label.width() > 40

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionSlider, QWidget
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionHeader, QStyleOptionSlider, QWidget
 
 from .icons import resource
 from .markdown_render import DARK, LIGHT, Palette
@@ -170,6 +170,21 @@ class _Style(QProxyStyle):
         if hint == QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons:
             return 0
         return super().styleHint(hint, option, widget, data)
+
+    def subElementRect(self, element, option, widget=None):  # noqa: N802
+        rect = super().subElementRect(element, option, widget)
+        if element != QStyle.SubElement.SE_HeaderLabel or getattr(option, "sortIndicator", None) in (
+                None, QStyleOptionHeader.SortIndicator.None_):
+            return rect
+        # Fusion's label ran 3 px under the sort arrow: a column narrower than its name and arrow ("Imported
+        # ▲" in the knowledge panel) drew the arrow over the name's last letter instead of cutting it ("…")
+        arrow = super().subElementRect(QStyle.SubElement.SE_HeaderArrow, option, widget)
+        gap = self.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, option, widget)
+        if arrow.center().x() > rect.center().x():
+            rect.setRight(min(rect.right(), arrow.left() - gap))
+        else:
+            rect.setLeft(max(rect.left(), arrow.right() + gap))
+        return rect
 
     def pixelMetric(self, metric, option=None, widget=None) -> int:  # noqa: N802
         size = super().pixelMetric(metric, option, widget)
