@@ -40,3 +40,21 @@ def test_beside_a_long_title_each_name_keeps_its_first_letters(qtbot, panel, dat
     from tinyrag_desktop.ui.kb_sources_view import TITLES_LEAST
 
     assert header.sectionSize(0) >= int(view.viewport().width() * TITLES_LEAST)
+
+
+def test_the_column_sorted_by_gives_up_its_whole_name_before_the_titles_are_cut(qtbot, panel, data_dir):
+    # 30 titles of one length: "Shipping h…ook part 9" beside "Pass…", while Imported, sorted by, kept about
+    # 90 px for its whole name and arrow over "22:14"
+    _fill(data_dir, [f"Shipping handbook part {n}" for n in range(1, 31)], type="markdown", chunks=57)
+    panel.resize(384, 760)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh()
+    view, header = panel.sources_view, panel.sources_view.header()
+    qtbot.waitUntil(lambda: view.layouts > 0 and view.model().rowCount() == 30)
+    header.resizeSections()
+    if SHOTS.is_dir():
+        panel.grab().save(str(SHOTS / "sorted_column_gives_way.png"))
+    assert header.sortIndicatorSection() == 3
+    wanted = view.sizeHintForColumn(0)
+    assert header.sectionSize(0) >= wanted  # "Shipping handbook part 30" whole

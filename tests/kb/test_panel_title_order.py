@@ -64,3 +64,25 @@ def test_the_panel_lists_sections_in_order(qtbot, panel, data_dir):
         panel.grab().save(str(SHOTS / "title_order.png"))
     view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
     assert [_text(view, row) for row in range(_count(view))] == SECTIONS[::-1]
+
+
+def test_a_folder_of_numbered_files_lists_in_number_order_newest_first(data_dir, tmp_path, qapp):
+    # The folder was walked in plain text order (Topic 1, Topic 10, Topic 11, …, Topic 2), so the sources of
+    # one import, sharing their minute, listed as 9, 8, 7, 6, 5, 4, 30, 3, 29, …
+    from tinyrag_desktop.kb import Importer, open_store
+    from tinyrag_desktop.ui.kb_sources_view import SourcesModel
+
+    folder = tmp_path / "topics"
+    (folder / "part 10").mkdir(parents=True)
+    (folder / "Part 2").mkdir()
+    for n in range(1, 31):
+        (folder / f"Topic {n}.md").write_text(f"# Topic {n}\n\nNotes on topic number {n}.\n", encoding="utf-8")
+    (folder / "Part 2" / "Extra.md").write_text("# Part 2 extra\n\nMore.\n", encoding="utf-8")
+    (folder / "part 10" / "Extra.md").write_text("# Part 10 extra\n\nMore.\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(folder)])
+        sources = kb.sources()
+    model = SourcesModel()
+    model.set_sources(sources)
+    listed = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert listed == ["Part 10 extra", "Part 2 extra"] + [f"Topic {n}" for n in range(30, 0, -1)]

@@ -46,7 +46,7 @@ def test_the_card_shows_printed_lines_at_a_bounded_rate(qtbot):
     card._relayout = lambda: (layouts.append(1), relayout())
     for i in range(1000):
         card.add_output(f"tick {i}\n")
-    assert card.meta == "" and card.note == ""  # nothing yet: shown once the lines have come
+    assert card.meta == "running" and card.note == ""  # no lines yet: shown once they have come
     qtbot.waitUntil(lambda: card.meta == "1,000 lines so far")
     assert card.note == "tick 999" and 1 <= len(layouts) <= 2  # the note's line came once (and its resize)
     before = len(layouts)

@@ -89,7 +89,7 @@ def test_a_card_waiting_for_the_users_answer_says_so(qtbot):
     assert card.note == "Waiting for you to allow or deny this command."
     assert card.height() >= card.minimumHeight()
     card.set_waiting(False)
-    assert card.note == "" and card.meta == ""
+    assert card.note == "" and card.meta == "running"  # allowed: it runs, its seconds from now
     card.set_waiting(True)
     card.finish("ok", result="$ rm -rf build\nexit status: 0\n(no output)", elapsed_ms=5)
     assert not card.waiting and card.meta == "5 ms" and card.note == ""
@@ -132,3 +132,27 @@ def test_a_programs_output_is_shown_in_the_code_type(qtbot) -> None:
     qtbot.add_widget(calc)
     calc.finish("ok", source="calculator", result="2+2 = 4")
     assert "<code style='white-space:pre-wrap'>2+2 = 4" not in calc._details_html()
+
+
+def test_a_running_card_says_running_with_its_seconds_until_it_ends(qtbot):
+    # A running card showed only its spinner: nothing said the tool was at work, nor for how long
+    from tinyrag_desktop.ui.toolcard_header import running_words
+
+    card = _card(qtbot, "shell", "sleep 5", "command")
+    assert card.meta == "running" and "running" in card.accessibleName()
+    qtbot.waitUntil(lambda: card.meta == "running · 1 s", timeout=3000)
+    assert card.accessibleName() == "Tool: Shell command, running, 1 s"
+    card.finish("ok", result="done", elapsed_ms=1300)
+    assert card.meta == "1.3 s" and not card._clock.isActive()  # no timer left ticking for a finished card
+    assert (running_words(0.4), running_words(59.9), running_words(125)) == (
+        "running", "running · 59 s", "running · 2 min 05 s")
+
+
+def test_a_card_waiting_for_the_user_counts_its_seconds_from_the_answer(qtbot):
+    card = _card(qtbot, "shell", "ls", "command")
+    card.set_waiting(True)
+    assert card.meta == "waiting for you"
+    qtbot.wait(1200)  # the clock ticks: "waiting for you" stays
+    assert card.meta == "waiting for you"
+    card.set_waiting(False)
+    assert card.meta == "running"

@@ -20,3 +20,17 @@ def test_at_700_px_the_hint_is_short_and_wide_it_is_whole(make_window, server, q
     assert _one_line(win.composer)
     win.resize(1180, 780)
     qtbot.waitUntil(lambda: win.composer.placeholderText() == PLACEHOLDER)
+
+
+def test_the_empty_chat_and_the_message_box_word_the_new_line_key_alike(make_window, server, qtbot):
+    # The empty chat said "Shift+Enter adds a line", the box under it "Shift+Enter for a new line"
+    from PySide6.QtWidgets import QLabel
+
+    win = make_window(server.base_url)
+    win.resize(1180, 780)
+    qtbot.waitUntil(lambda: win.composer.placeholderText() == PLACEHOLDER)
+    hints = [label.text().replace("\N{NO-BREAK SPACE}", " ") for label in win.view.findChildren(QLabel)
+             if "Enter sends" in label.text().replace("\N{NO-BREAK SPACE}", " ")]
+    assert len(hints) == 1
+    said = [hint for hint in hints[0].split(" · ") + PLACEHOLDER.strip(")").split(", ") if "Shift+Enter" in hint]
+    assert said == ["Shift+Enter for a new line"] * 2

@@ -20,7 +20,8 @@ def test_the_command_is_said_with_the_question_as_the_dialog_opens(qtbot):
     qtbot.add_widget(dialog)
     dialog.show()
     [said] = _labels_said(dialog)
-    assert said == ("The model wants the shell tool to run this command on your computer (in the chat "
+    # named as its card is ("Shell command"), not by the model's name for the tool ("the shell tool")
+    assert said == ("Shell command: the model wants to run this on your computer (in the chat "
                     "“Tom & Jerry”, not the one open): rm -rf ~/old & echo <done>")
 
 

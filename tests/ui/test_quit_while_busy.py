@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QAccessible
+from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -93,6 +93,23 @@ def test_quit_keeps_the_answer_so_far_marked_as_stopped(make_window, server, qlo
     gate.opened.set()
     content, status = _stored_answer(data)
     assert status == "stopped" and content.startswith("Hell") and content != STORY
+
+
+def test_the_open_question_says_so_when_the_answer_finishes_and_still_asks(make_window, server, qloop, qtbot):
+    # Before, the question went on saying "An answer is still being written" after the answer was in
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    _ctrl_q(win, qtbot)
+    box = _asked(win, qtbot)
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    qtbot.waitUntil(lambda: box.text() == "The answer is finished. Quit now?")
+    assert "nothing" in box.informativeText() and "nothing" in box.accessibleDescription()
+    assert win.isVisible() and box.isVisible()  # a Quit meant for another window does not quit by itself
+    assert box.defaultButton().text() == "&Cancel"
+    win.busy_at_close.close_button.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
 
 
 def test_nothing_under_way_quits_without_a_question(make_window, server, qloop, qtbot):
@@ -242,3 +259,25 @@ def test_an_answer_written_in_another_chat_is_named(make_window, server, qloop, 
     box.defaultButton().click()
     gate.opened.set()
     assert qloop.run(finished) == "done"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_quit_question_has_the_apps_buttons_cancel_in_blue(make_window, server, qloop, qtbot, theme):
+    # Qt's plain grey buttons stood out beside the shell question's, which are the app's own
+    from tinyrag_desktop.ui.theme import colors
+
+    win = make_window(server.base_url, theme=theme)
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: win.view.answers() and "Hell" in win.view.answers()[-1].copy_markdown()))
+    win.close()
+    box = _asked(win, qtbot)
+    cancel, quit_ = box.defaultButton(), win.busy_at_close.close_button
+    qtbot.waitUntil(lambda: cancel.isVisible() and cancel.width() > 20)
+    fill = cancel.grab().toImage().pixelColor(6, cancel.height() // 2)
+    assert abs(fill.blue() - QColor(colors().accent).blue()) < 40 and fill.blue() > fill.red() + 100, fill.name()
+    edge = quit_.grab().toImage().pixelColor(0, quit_.height() // 2)
+    assert edge.red() > edge.blue() + 60, edge.name()  # the error colour's border, as Run and Stop
+    quit_.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert qloop.run(finished) == "stopped"
+    gate.opened.set()

@@ -57,7 +57,7 @@ def test_settings_another_program_saves_are_used_at_once_and_this_runs_address_s
     assert win.settings["base_url"] == server.base_url  # not changed in the file: this run's stays
     assert win.palette().window().color().lightness() < 128  # dark now
     words = win.statusBar().currentMessage()
-    assert words.startswith("Settings changed in another program are used now:")
+    assert words.endswith(" were changed in another program and are now used.")
     assert "Chat model" in words and "Theme" in words
     assert win.status.model.text() == "Model: other-model ▾"  # the status bar says the model that answers now
 
@@ -171,3 +171,12 @@ def test_another_programs_save_into_no_file_yet_leaves_this_runs_address(make_wi
     _saved_elsewhere(data, k=9)
     assert win.settings_watch.look() and win.settings["k"] == 9
     assert win.settings["base_url"] == server.base_url != _on_disk(data)["base_url"]
+
+
+def test_the_words_for_settings_changed_elsewhere_read_as_a_sentence():
+    # "Settings changed in another program are used now: Theme." read as a heading and a list
+    from tinyrag_desktop.ui.settings_watch import followed_words
+
+    assert followed_words(["Theme"]) == "Theme was changed in another program and is now used."
+    assert followed_words(["Theme", "Chat model", "Temperature"]) == (
+        "Theme, Chat model and Temperature were changed in another program and are now used.")

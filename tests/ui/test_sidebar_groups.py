@@ -404,3 +404,18 @@ def test_a_new_chat_goes_under_today_below_a_chat_stored_with_a_clock_years_ahea
     assert _rows(side) == rows
     win._refresh_chats()  # as listing every chat again has it
     assert _rows(side) == rows
+
+
+def test_the_row_of_the_chat_being_answered_keeps_its_height(make_window, server):
+    # Its running badge (an icon) made the row about 3 px taller, and the rows under it moved down and back
+    from tinyrag_desktop.chats import ChatInfo
+
+    win = make_window(server.base_url)
+    side = win.sidebar
+    now = time.time()
+    side.set_chats([ChatInfo("a", "Tea", "", now - 5, now - 5), ChatInfo("b", "Coffee", "", now - 9, now - 9)], "a")
+    heights = lambda: [side.list.sizeHintForRow(side.list.row(side.item_for(chat))) for chat in ("a", "b")]  # noqa: E731
+    before = heights()
+    assert before[0] == before[1]
+    side.set_answering("a")
+    assert heights() == before

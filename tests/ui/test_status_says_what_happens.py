@@ -83,3 +83,19 @@ def test_longer_words_do_not_widen_the_narrowest_window(make_window, server, qlo
     win.status._say("Searching the knowledge base…")
     assert win.status.busy.minimumSizeHint().width() == least
     assert win.status.busy.fontMetrics().horizontalAdvance(ANSWERING) < least  # "Answering…" is never cut
+
+
+def test_what_the_answer_does_stands_apart_from_the_servers_address(make_window, server, qtbot):
+    # "Reading a web page…Server: http://…": the words ran into the address, 7 px apart
+    win = make_window(server.base_url)
+    win.resize(1180, 780)
+    win.status.set_busy(True)
+    win.status._say("Reading a web page…")
+    busy, address = win.status.busy, win.status.server
+    qtbot.waitUntil(lambda: address.isVisible() and 0 < busy.x() + busy.width() <= address.x())
+    room = busy.contentsRect()
+    text_end = busy.x() + room.left() + min(room.width(), busy.fontMetrics().horizontalAdvance(busy.text()))
+    assert address.x() - text_end >= 12, (address.x(), text_end)
+    win.status.set_busy(False)
+    qtbot.waitUntil(lambda: busy.width() <= busy.contentsMargins().left() + busy.contentsMargins().right())
+    assert busy.contentsMargins().right() == 0  # no answer: no room kept

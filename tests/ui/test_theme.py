@@ -96,3 +96,74 @@ def test_a_scroll_bars_handle_stands_out_from_its_track(qapp, qtbot, theme):
             assert contrast(lit, track) > contrast(handle, track) + 0.5, (state, lit.name(), handle.name())
     finally:
         apply_theme(qapp, "light")  # as the tests after it expect
+
+
+def _check_box(qtbot, point_size: float | None = None):
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton, QWidget
+
+    window = QWidget()
+    qtbot.add_widget(window)
+    box = QCheckBox("Allow Go code (nanoGo)", window)
+    if point_size:
+        font = QFont(box.font())
+        font.setPointSizeF(point_size)
+        box.setFont(font)
+    box.adjustSize()
+    window.resize(box.width() + 20, box.height() + 20)
+    box.move(10, 10)
+    window.show()
+    opt = QStyleOptionButton()
+    box.initStyleOption(opt)
+    indicator = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, opt, box).translated(10, 10)
+    return window, box, indicator
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_unticked_check_box_is_outlined_clearly_in_both_themes(qapp, qtbot, theme):
+    # Fusion's border: #18191f on the dark input colour (1.1:1), #c8c8c8 on white (1.7:1)
+    from tinyrag_desktop.ui.theme import apply_theme
+
+    from .test_focus import contrast
+
+    apply_theme(qapp, theme)
+    try:
+        window, box, indicator = _check_box(qtbot)
+        image = window.grab().toImage()
+        y = indicator.center().y()
+        border, inside = image.pixelColor(indicator.left(), y), image.pixelColor(indicator.left() + 3, y)
+        outside = image.pixelColor(indicator.left() - 3, y)
+        assert contrast(border, inside) >= 3.0, (border.name(), inside.name())
+        assert contrast(border, outside) >= 3.0, (border.name(), outside.name())
+    finally:
+        apply_theme(qapp, "light")
+
+
+def test_check_boxes_grow_with_the_text_size(qapp, qtbot):
+    # At 16 pt the box stayed 14 px beside 24 px high text
+    from tinyrag_desktop.ui.theme import apply_theme
+
+    apply_theme(qapp, "light")
+    window, normal, small = _check_box(qtbot)
+    window_big, big, large = _check_box(qtbot, 16)
+    assert small.height() >= 13  # the usual size is kept
+    assert large.height() >= 0.75 * big.fontMetrics().height() and large.width() == large.height()
+    assert big.sizeHint().width() > normal.sizeHint().width()
+
+
+def test_a_column_name_is_cut_before_the_sort_arrow_not_under_it(qapp):
+    # "Imported" ran 3 px under the arrow of a column sorted by it, narrower than its name and arrow
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QStyle, QStyleOptionHeader
+
+    from tinyrag_desktop.ui.theme import apply_theme
+
+    apply_theme(qapp, "light")
+    option = QStyleOptionHeader()
+    option.rect = QRect(0, 0, 70, 23)
+    option.state |= QStyle.StateFlag.State_Horizontal
+    option.sortIndicator = QStyleOptionHeader.SortIndicator.SortUp
+    style = qapp.style()
+    label = style.subElementRect(QStyle.SubElement.SE_HeaderLabel, option, None)
+    arrow = style.subElementRect(QStyle.SubElement.SE_HeaderArrow, option, None)
+    assert label.right() < arrow.left() and label.width() > 40

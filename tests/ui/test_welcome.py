@@ -416,3 +416,12 @@ def test_a_server_found_at_start_is_saved_alone_not_this_runs_key_nor_over_a_han
     assert (settings["base_url"], settings["chat_model"]) == (server.base_url, "scripted")
     assert settings["api_key"] == "" and settings["temperature"] == 0.2
     assert win.settings["api_key"] == "sk-from-the-environment"  # still used in this run
+
+
+def test_the_panel_points_to_the_servers_below_it_as_these(qtbot):
+    # "Start one of those below": the servers are listed just under the sentence
+    from tinyrag_desktop.ui.welcome_panel import WelcomePanel
+
+    panel = WelcomePanel(start_builtin=lambda: None)
+    qtbot.add_widget(panel)
+    assert "Start one of these below, then press <b>Try again</b>" in panel.intro.text()

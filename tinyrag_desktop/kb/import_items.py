@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+from ..natural_order import natural_key
 from ..paths import UnknownHome, expand_home
 from .errors import UnsupportedFile
 from .import_report import Failure, ImportReport
@@ -175,7 +176,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             for name in sorted(hidden):
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
-            for name in sorted(d for d in dirs if d not in hidden):
+            # in the order a person reads the names (Topic 2 before Topic 10): the order they are stored in,
+            # and so listed in (sources imported in the same second), and shown in as they import
+            for name in sorted((d for d in dirs if d not in hidden), key=natural_key):
                 folder = os.path.join(root, name)
                 try:
                     reason = _outside(folder, os.path.realpath(folder), top) or (
@@ -188,7 +191,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 else:
                     kept.append(name)
             dirs[:] = kept
-            for name in sorted(files):
+            for name in sorted(files, key=natural_key):
                 file = Path(root, name)
                 resolved = None
                 try:

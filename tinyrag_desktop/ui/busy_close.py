@@ -7,15 +7,26 @@ but nothing said it either, and a Ctrl+Q meant for another window cut a long ans
 asks first, saying what would stop and what is kept. Cancel is the default, for Enter and Esc alike: a key
 pressed by mistake must not cut an answer short; Quit is Alt+Q. With nothing under way, Quit quits without
 a question.
+
+When what it names ends while the question is open (the answer finished, the import done), the question says so
+(checked twice a second: three kinds of work end three ways): it does not quit by itself. The question is there
+because a Quit may have been meant for another window; quitting once the answer is in would turn that slip into
+a quit nobody confirmed. With nothing left under way it asks "Quit now?", still with Cancel the default.
 """
 
 from __future__ import annotations
 
+import logging
+
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from .close_question import QuestionAtClose
 
+log = logging.getLogger(__name__)
+
 TITLE = "Quit tinyRAG Desktop?"
+_FOLLOW_MS = 500  # how often the open question looks whether what it names has ended
 
 
 class BusyAtClose(QuestionAtClose):
@@ -32,17 +43,40 @@ class BusyAtClose(QuestionAtClose):
         return [what for what, on in going.items() if on]
 
     def _question(self, going: list[str]) -> tuple[QMessageBox, QPushButton, QPushButton]:
-        text, details = busy_words(going, self._import_done(), len(self._win.waiting.chats()), self._elsewhere())
-        box = QMessageBox(QMessageBox.Icon.Warning, TITLE, text, QMessageBox.StandardButton.NoButton, self._win)
+        box = QMessageBox(QMessageBox.Icon.Warning, TITLE, "", QMessageBox.StandardButton.NoButton, self._win)
         box.setObjectName("quitWhileBusy")
-        box.setInformativeText(details)
         box.setAccessibleName(TITLE)
-        box.setAccessibleDescription(f"{text} {details}")  # said whole as it opens, before the focused button
+        self._say(box, going, going)
         quit_ = box.addButton("&Quit", QMessageBox.ButtonRole.DestructiveRole)
         quit_.setAccessibleName("Quit now")
         cancel = box.addButton("&Cancel", QMessageBox.ButtonRole.RejectRole)
         cancel.setAccessibleName("Cancel: keep working")
+        follow = QTimer(box)  # goes with the question
+        follow.timeout.connect(lambda: self._follow(box, going))
+        follow.start(_FOLLOW_MS)
         return box, quit_, cancel
+
+    def _say(self, box: QMessageBox, going: list[str], asked: list[str]) -> None:
+        """Put the words for what is ``going`` (of what was ``asked`` about as the question opened) in ``box``."""
+        if going:
+            text, details = busy_words(going, self._import_done(), len(self._win.waiting.chats()),
+                                       self._elsewhere())
+        else:
+            text, details = ended_words(asked)
+        if (text, details) == (box.text(), box.informativeText()):
+            return
+        box.setText(text)
+        box.setInformativeText(details)
+        box.setAccessibleDescription(f"{text} {details}")  # said whole as it opens, before the focused button
+
+    def _follow(self, box: QMessageBox, asked: list[str]) -> None:
+        """The open question's words, kept true as what it names ends (or an import moves on)."""
+        if self.box is not box:
+            return
+        try:
+            self._say(box, self._reason(), asked)
+        except Exception:  # noqa: BLE001 (the chat history unreadable): the words stay as they were
+            log.exception("could not tell what is still under way")
 
     def _elsewhere(self) -> str:
         """The title of the chat whose answer is written, when it is not the one open ("" when it is)."""
@@ -53,6 +87,14 @@ class BusyAtClose(QuestionAtClose):
         win = self._win
         progress = win.kb_dock.widget().import_progress() if win.kb_dock is not None else None
         return (progress.done, progress.total) if progress is not None and progress.total else None
+
+
+def ended_words(asked: list[str]) -> tuple[str, str]:
+    """The question once nothing is under way any more, for what was ``asked`` about (see busy_words)."""
+    said = {"answer": "the answer is finished", "go": "the Go program has ended", "import": "the import is done"}
+    parts = [said[what] for what in asked]
+    text = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"{text[0].upper()}{text[1:]}. Quit now?", "Nothing is running any more: quitting now cuts nothing short."
 
 
 def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: int = 0,

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScroll
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
+from .composer import NEW_LINE
 from .focus_ring import FocusRing
 from .markdown_render import LIGHT, Palette, warm_up
 from .question_bubble import QuestionText, UserBubble
@@ -25,7 +26,7 @@ BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
 # What an empty chat says; in a narrow chat (large text) it wraps between the keys' hints, not inside one.
 _EMPTY_HINT = ("Ask anything. Tools run inline and show\N{NO-BREAK SPACE}as\N{NO-BREAK SPACE}cards.\n"
                + " · ".join(hint.replace(" ", "\N{NO-BREAK SPACE}")
-                            for hint in ("Enter sends", "Shift+Enter adds a line", "Esc stops")))
+                            for hint in ("Enter sends", NEW_LINE, "Esc stops")))
 HINT_WHOLE_UP_TO = 300  # px: the empty chat's hint keeps its lines whole up to this width (the usual font's)
 
 

@@ -52,6 +52,7 @@ class QuestionAtClose:
         if self.box is None:
             box, self.close_button, keep = self._question(reason)
             self.box = box
+            self.close_button.setObjectName("questionRisky")
             _SystemQuitHeld(box, self._to_front)
             open_question(box, keep, keep, self._on_answer)
             self._to_front()

@@ -1,4 +1,4 @@
-"""The composer (`composer`): Enter sends, Shift+Enter adds a line; grows with its text up to a limit."""
+"""The composer (`composer`): Enter sends, Shift+Enter starts a new line; grows with its text up to a limit."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ _MIN_LINES, _MAX_LINES = 2, 10
 DRAFTS_FILE = "drafts.json"  # in the data folder: what was typed and not sent, by chat ("" a new chat)
 DRAFT_SAVE_MS = 1000  # written this long after typing stops
 # The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
-PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
+NEW_LINE = "Shift+Enter for a new line"  # the one wording, here and in the empty chat's hint (chat_view)
+PLACEHOLDER = f"Ask anything…  (Enter sends, {NEW_LINE})"
 SHORT_PLACEHOLDER = "Ask anything…"
 _HINT_SLACK = 8  # pixels kept free right of the hint: the text cursor, and a font's overhang
 HOW_TO = "Type a question. Enter sends, Shift+Enter starts a new line."  # what a screen reader is told of the box

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractButton, QCheckBox, QDialog, QDialogButto
                                QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from ..hidden_text import visible_command
+from ..tool_words import tool_title
 from .focus_ring import FocusRing
 from .theme import colors, style_sheet
 
@@ -28,6 +29,11 @@ def open_question(box: QMessageBox, default: QPushButton, escape: QAbstractButto
     buttons), with Enter on ``default`` and Esc on ``escape``; ``answered(box)`` once it is answered."""
     box.setDefaultButton(default)
     box.setEscapeButton(escape)
+    # Its buttons as the app's others, as the shell question's (Qt's grey ones stood out): the default in the
+    # app's blue, a button that cuts work short (objectName "questionRisky") in the error colours as Stop
+    if not default.objectName():
+        default.setObjectName("questionDefault")
+    box.setStyleSheet(style_sheet(colors().dark))
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.finished.connect(lambda _result: answered(box))
     box.open()
@@ -45,7 +51,8 @@ class ConfirmDialog(QDialog):
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
         where = f" (in the chat “{html.escape(elsewhere)}”, not the one open)" if elsewhere else ""
-        intro = QLabel(f"The model wants the <b>{html.escape(tool)}</b> tool to run this command on your "
+        # named by its card's title ("Shell command"), not the model's name for the tool ("shell")
+        intro = QLabel(f"<b>{html.escape(tool_title(tool))}</b>: the model wants to run this on your "
                        f"computer{where}:", self)
         intro.setWordWrap(True)
         # A wrapped label is the one part of the dialog that grows in height, and centres its text in it: the

@@ -9,8 +9,6 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 from __future__ import annotations
 
 import heapq
-import re
-import unicodedata
 from datetime import date
 from typing import Callable
 
@@ -22,6 +20,7 @@ from ..hidden_text import shown_name
 from ..kb import SourceInfo
 from ..kb.readers import type_name
 from ..kb.store import local_moment, local_time
+from ..natural_order import natural_key
 from .focus_ring import FocusRing
 from .plain_text import plain_tip
 
@@ -38,33 +37,6 @@ def short_time(stamp: str, today: date) -> str:
         return f"{moment.hour:02d}:{moment.minute:02d}"
     day = f"{moment.day} {_MONTHS[moment.month - 1]}"
     return day if moment.year == today.year else f"{day} {moment.year}"
-
-
-# A number, or a section number ("1.4", "2.10.3"): one piece, its numbers compared in turn
-_NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
-
-
-def natural_key(text: str) -> tuple[list[object], str]:
-    """``text`` as a person sorts it: numbers by their value ("11.2" before "11.10", chapter 2 before 19),
-    section numbers as a book orders them (1. < 1.1. < 1.4. < 2. < 10.), letters casefolded.
-
-    A section number is one tuple of numbers, not a number, a "." and a number: split apart, "1. What Is"
-    gave its text ". what is" where "1.4. Accessing" gave "." then 4, and ". what is" came after ".". Text
-    and tuples alternate in the same places of every key (text first, maybe empty), so any two keys compare;
-    the whole casefolded text settles ties ("2" and "02")."""
-    folded = text.casefold()
-    parts: list[object] = _NUMBER.split(folded)
-    parts[1::2] = [tuple(_number_key(number) for number in section.split(".")) for section in parts[1::2]]
-    return parts, folded
-
-
-def _number_key(digits: str) -> tuple[int, str]:
-    """Orders numbers by value, of any length and in any script's digits: ``int()`` refuses a number of over
-    4,300 digits (a title of them stopped the sort), so a number is its count of digits, then its digits."""
-    if not digits.isascii():
-        digits = "".join(str(unicodedata.decimal(digit)) for digit in digits)
-    digits = digits.lstrip("0")
-    return len(digits), digits
 
 
 ROW_PADDING = 3  # px above and below a row's text: rows as tall as their letters (14 px) read as one block
@@ -332,15 +304,19 @@ class SortedHeader(QHeaderView):
                self.sortIndicatorOrder(), getattr(model, "generation", None), getattr(view, "layouts", None))
         if self._fit is not None and self._fit[0] == key:
             return self._fit[1]
-        # The column sorted by keeps its name whole, with the arrow: it says what the order is.
+        # The column sorted by keeps its arrow and its name's first letters ("Impo… ▲"): they say what the
+        # order is. Its whole name waits for the room the titles spare, as the others' names do: kept whole
+        # first, "Imported ▲" took 87 px over "22:14" while the titles read "Shipping h…ook part 9" and
+        # Passages "Pass…".
         sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
         labels = {column: self._label_size(column) for column in shown}
-        widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
-                  for column in shown}
-        if sorted_by in widths and sum(widths.values()) > view.viewport().width() * (1 - TITLES_LEAST):
-            # Large text in a narrow panel: the sorted column's whole name and arrow ("Imported ▲" beside
-            # "20:39") left the titles "…"; its name is cut as the others' are, before a title is
-            widths[sorted_by] = max(view.sizeHintForColumn(sorted_by), self.least_room(sorted_by))
+        widths = {column: view.sizeHintForColumn(column) for column in shown}
+        if sorted_by in widths:
+            least = self.least_room(sorted_by)
+            with_arrow = min(labels[sorted_by].width(), least + self._arrow_room(labels[sorted_by].height()))
+            if sum(widths.values()) + with_arrow - widths[sorted_by] > view.viewport().width() * (1 - TITLES_LEAST):
+                with_arrow = least  # large text in a narrow panel: the arrow's room too goes to the titles
+            widths[sorted_by] = max(widths[sorted_by], with_arrow)
         # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
         # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
         # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long

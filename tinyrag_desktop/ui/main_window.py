@@ -55,7 +55,7 @@ from .platform_start import quiet_font_warnings
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .settings_fields import label_for
-from .settings_watch import SettingsWatch
+from .settings_watch import SettingsWatch, followed_words
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
 from .status_bar import ElidingStatusBar
@@ -550,8 +550,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if not changes:
             return
         self.apply_settings(self.settings.replace(**changes), save=False)
-        names = ", ".join(label_for(name) for name in changes)
-        self.statusBar().showMessage(f"Settings changed in another program are used now: {names}.", 8000)
+        self.statusBar().showMessage(followed_words([label_for(name) for name in changes]), 8000)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
         return await export.export_chat(self, path, fmt, chat_id)

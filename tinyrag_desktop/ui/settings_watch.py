@@ -94,3 +94,12 @@ def _read(path: Path) -> dict[str, Any] | None:
         return decoded(path.read_bytes())[0]
     except (OSError, ValueError, RecursionError):
         return None
+
+
+def followed_words(names: list[str]) -> str:
+    """The status bar's words for the settings (their labels) another program changed, now used: "Theme was
+    changed in another program and is now used." ("Settings changed in another program are used now: Theme."
+    read as a heading and a list)."""
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    many = len(names) > 1
+    return f"{listed} {'were' if many else 'was'} changed in another program and {'are' if many else 'is'} now used."

@@ -207,7 +207,9 @@ class ServerStatus:
         """An answer is being written (or no longer): "Waiting for the model…" until its events say more."""
         self._activity = AnswerActivity()
         # room for "Answering…" at the least while an answer is written (as a plain label had); none after
-        self.busy.setMinimumWidth(12 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
+        # and as far from the server's address on its right as from a message on its left (it ran into it)
+        self.busy.setContentsMargins(12, 0, 12 if on else 0, 0)
+        self.busy.setMinimumWidth(24 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
         self.busy.setText(self._activity.words() if on else "")
         self._message_shown(self._bar.currentMessage())
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Property, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
@@ -16,7 +18,7 @@ from .icons import GENERIC_TOOL, STATUS_WORDS, shared_spinner
 from .plain_text import plain_tip
 from .sources import split_sources
 from .toolcard_details import DetailsMixin, ToolDetails
-from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line
+from .toolcard_header import HEADER_ROW, RUNNING, HeaderMixin, input_line, one_line, running_words
 from .toolcard_menu import card_menu
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -122,6 +124,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._layout.setSpacing(0)
         self._relayout()
         shared_spinner().add(self)
+        if status == "running":
+            self._start_clock()
         self._describe()
 
 
@@ -266,7 +270,10 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         if on == self._waiting:
             return
         self._waiting = on
-        self._meta_text = WAITING if on else ""
+        if on:
+            self._meta_text = WAITING
+        else:  # allowed: it runs from now
+            self._start_clock()
         self._note_text = _WAITING_NOTE if on else ""
         self._relayout()
         self.update()
@@ -281,7 +288,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def begin_run(self, query: str, param: str) -> None:
         """The call being written is whole and runs: the card becomes its running card."""
-        self._query, self._param, self._phase, self._meta_text = query, param, "running", ""
+        self._query, self._param, self._phase = query, param, "running"
+        self._start_clock()
         self._relayout()
         self.update()
         self._describe()
@@ -330,6 +338,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._note_text = ""
         if self._phase != "running":
             shared_spinner().discard(self)
+            self._stop_clock()
         if off or self.denied:  # said beside the ✗, as "stopped" is beside the –: it was no failure of the tool
             self._meta_text = "off" if off else "denied"
         elif self._phase == "skipped":
@@ -377,7 +386,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         if self._phase != "running":
             return
         lines = self.printed_so_far().splitlines()
-        self._meta_text = f"{len(lines):,} line{'' if len(lines) == 1 else 's'} so far" if lines else ""
+        self._meta_text = (f"{len(lines):,} line{'' if len(lines) == 1 else 's'} so far" if lines
+                           else running_words(time.monotonic() - self._since))
         last = next((one_line(line) for line in reversed(lines) if line.strip()), "")
         grown = bool(last) != bool(self._note_text)
         self._note_text = last
@@ -414,6 +424,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
+        if self._phase == "running" and self._meta_text.startswith(RUNNING):  # with its seconds so far
+            words = self._meta_text.replace(" · ", ", ")
         if self.nothing_found:  # the tick's word, and the one beside it
             words += f", {NOTHING_FOUND}"
         if self._folded:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import time
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 
 from ..hidden_text import input_line
@@ -15,6 +16,16 @@ from .theme import colors
 
 _PAD, HEADER_ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RUNNING = "running"  # beside a running card's spinner, with the seconds so far (see running_words)
+_CLOCK_MS = 1000  # how often a running card's seconds move on: once a second, not at each token
+
+
+def running_words(seconds: float) -> str:
+    """What a running card says beside its spinner: "running", then "running · 12 s", "running · 2 min 05 s"."""
+    whole = int(seconds)
+    if whole < 1:
+        return RUNNING
+    return f"{RUNNING} · {whole} s" if whole < 60 else f"{RUNNING} · {whole // 60} min {whole % 60:02d} s"
 
 
 def one_line(text: str) -> str:
@@ -75,6 +86,33 @@ def _wrapped(fm: QFontMetrics, text: str, room: int) -> list[str]:
 
 class HeaderMixin:
     """ToolCard's header, painted rather than built from child labels (mixed into it, see toolcard.py)."""
+
+    _clock: QTimer | None = None  # while it runs: the seconds beside the spinner (only a spinner said nothing)
+    _since = 0.0
+
+    def _start_clock(self) -> None:
+        """Count the seconds the tool runs from now (it started, or the user allowed it to)."""
+        self._since = time.monotonic()
+        if self._clock is None:
+            self._clock = QTimer(self)
+            self._clock.setInterval(_CLOCK_MS)
+            self._clock.timeout.connect(self._tick)
+        self._clock.start()
+        self._meta_text = RUNNING
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.stop()
+
+    def _tick(self) -> None:
+        if self._phase != "running":
+            self._stop_clock()
+            return
+        if not self._meta_text.startswith(RUNNING):  # "waiting for you", or the lines printed so far, say it
+            return
+        self._meta_text = running_words(time.monotonic() - self._since)
+        self.update()
+        self._describe()
 
     def _header_height(self) -> int:
         lines = len(self._note_lines()) if self._note_shown() else 0

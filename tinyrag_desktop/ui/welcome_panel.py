@@ -45,7 +45,7 @@ HOW_TO: tuple[tuple[str, str, str], ...] = (
 _LOOKING = "Looking for model servers on this computer…"
 _WHY_LOCAL = ("tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
               "it. ")
-_NO_SERVER = ("No model server has answered yet. Start one of those below, then press <b>Try again</b>; or "
+_NO_SERVER = ("No model server has answered yet. Start one of these below, then press <b>Try again</b>; or "
               "enter the address of one you have.")
 _STARTING = "Starting the built-in model… (a few seconds)"
 
