@@ -323,6 +323,9 @@ def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(tex
     ("- It`s in ``x\n- Next:\n{b} and ``y`` is the result.", 1),  # f1b: another list item
     ("1.``y``\n- ````y``\n- \n{b} ``y``", 1),
     ("# It`s ``x\n{b} and ``y``", 1),  # a heading is one line
+    ("> ## It`s ``x\n{b} and ``y``", 1),  # in a quote too
+    ("- ## It`s ``x\n{b} and ``y``", 1),  # and in a list item
+    ("> 1. # It`s ``x\n{b} and ``y``", 1),
     ("It`s ``x\n# Title\n{b} and ``y``", 1),
     ("It`s ``x\n> quoted\n{b} and ``y``", 1),
     ("It`s ``x\n1) one\n{b} and ``y``", 1),

@@ -7,6 +7,7 @@ import pytest
 from tinyrag_desktop.chat_export import export_markdown, tool_markdown
 from tinyrag_desktop.chats import ChatStore, StoredTool
 from tinyrag_desktop.engine.events import Done, ToolFinished, ToolStarted
+from tinyrag_desktop.tool_words import DISABLED
 from tinyrag_desktop.tools.shell import DENIED
 from tinyrag_desktop.ui.answer import AnswerWidget
 
@@ -60,9 +61,11 @@ def _near(image, color) -> int:
                for p in (image.pixelColor(x, y) for y in range(image.height()) for x in range(image.width())))
 
 
-@pytest.mark.parametrize("error, red", [(DENIED, False), ("exit status 1: rm: cannot remove 'build'", True)])
+@pytest.mark.parametrize("error, red", [(DENIED, False), (DISABLED.format(tool="shell") + " Turn it on in Settings.", False),
+                                        ("exit status 1: rm: cannot remove 'build'", True)])
 def test_a_denied_commands_card_keeps_its_cross_but_is_not_painted_as_a_failure(qtbot, error, red):
-    # Its border and note were red, as a failed command's: the user's own choice read as a failure.
+    # Its border and note were red, as a failed command's: the user's own choice read as a failure (and a call
+    # to a tool switched off, grey in the HTML export, was red in the window).
     from tinyrag_desktop.ui.theme import colors
 
     answer = AnswerWidget()
@@ -90,8 +93,6 @@ def _near(a, b) -> bool:
 def test_denied_commands_of_an_old_chat_are_copied_one_by_one_as_their_cards_show_them(tmp_path, word):
     # Stored as "skipped" by an earlier version, two in a row were copied and exported as one line, "– … `rm -rf
     # build` · `rm -rf dist` (2 skipped)", beside two ✗ "denied" cards; so were two calls to a tool switched off.
-    from tinyrag_desktop.tool_words import DISABLED
-
     error = DENIED if word == "denied" else DISABLED.format(tool="shell") + " Turn it on in Settings."
     store = ChatStore(tmp_path)
     chat = store.new_chat("Cleaning")

@@ -26,6 +26,8 @@ _BLOCK_START = re.compile(
     r"[ \t]*(?:>|#{1,6}(?:[ \t]|\r?\n)|(?:[-+*]|\d{1,9}[.)])[ \t]|(?P<tildes>~{3,})"
     r"|([-*_])[ \t]*(?:\2[ \t]*){2,}\r?\n|(?:=+|-+)[ \t\r]*\n)"
 )
+# The quote marks and list markers a line's block sits behind ("> - ## Title"): a heading there is one too.
+_CONTAINER_MARKS = re.compile(r"(?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)])[ \t]+))*")
 RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
@@ -135,7 +137,7 @@ class MarkdownLines:
         this line is one (the span opened in it), its end is the possible span's too. (A line that began in the
         span is no heading: it would have ended the span, see _ends_paragraph.)"""
         line = self._line_before(s, j)
-        if line is not None and ATX.match(line):
+        if line is not None and ATX.match(line, _CONTAINER_MARKS.match(line).end()):
             self._end_span()
 
     def _line_before(self, s: str, j: int) -> str | None:

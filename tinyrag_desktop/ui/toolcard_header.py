@@ -181,8 +181,9 @@ class HeaderMixin:
 
     def _painted_failed(self) -> bool:
         """Whether the card is painted as a failure (red border and note): a denied command is none, the user
-        chose it; its ✗ and "denied" say so, in no red, as the HTML export shows it."""
-        return self._phase == "error" and not self.denied
+        chose it, nor a call to a tool that is off; their ✗ and "denied" or "off" say so, in no red, as the HTML
+        export shows them."""
+        return self._phase == "error" and not (self.denied or self.off)
 
     def _outline(self) -> QPainterPath:
         path = QPainterPath()
