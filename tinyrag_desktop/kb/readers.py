@@ -24,7 +24,7 @@ from typing import Callable
 
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
-from .errors import NoText, ReadError, UnsupportedFile
+from .errors import LeftOut, NoText, ReadError, UnsupportedFile
 from .html_encoding import bom_codec
 from .html_reader import parse_html
 from .markdown import read_markdown
@@ -216,15 +216,16 @@ def _names_a_format(suffix: str) -> bool:
 
 
 def gunzip(data: bytes, limit: int) -> bytes:
-    """The file inside gzip ``data``, refused (ReadError) when damaged or larger than ``limit`` bytes once
-    uncompressed: a few kilobytes can unpack to gigabytes."""
+    """The file inside gzip ``data``, refused (ReadError) when damaged, or left out (LeftOut: skipped in a
+    folder, as a too-large plain file is) when larger than ``limit`` bytes once uncompressed: a few kilobytes
+    can unpack to gigabytes."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as packed:
             plain = packed.read(limit + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise ReadError("a damaged or incomplete gzip file") from exc
     if len(plain) > limit:
-        raise ReadError(f"too large once uncompressed (over {limit / 2**20:.0f} MB, the limit)")
+        raise LeftOut(f"too large once uncompressed (over {limit / 2**20:.0f} MB, the limit)")
     return plain
 
 
