@@ -4,6 +4,8 @@ import of what the folder holds succeeded (`kb add` exited 1 for it)."""
 
 from __future__ import annotations
 
+import shutil
+
 from tinyrag_desktop.kb import Importer, open_store
 
 
@@ -22,3 +24,25 @@ def test_a_file_deleted_from_the_folder_during_its_import_is_skipped_saying_so(d
     assert not report.failed, report.failed
     assert [(f.location.rsplit("/", 1)[-1], f.reason) for f in report.skipped] == [
         ("c.md", "deleted from the folder while it was being imported")]
+
+
+def test_files_whose_folder_is_gone_during_the_import_fail_naming_the_folder(data_dir, tmp_path):
+    # a USB stick pulled mid-import: every file not yet read was skipped as deleted, and `kb add` exited 0
+    folder = tmp_path / "usb" / "notes"
+    folder.mkdir(parents=True)
+    for n in range(4):
+        (folder / f"n{n}.md").write_text(f"# Note {n}\n\nAbout the heron {n}.\n")
+    calls = []
+
+    def progress(_):
+        calls.append(1)
+        if len(calls) == 2:
+            shutil.rmtree(tmp_path / "usb")
+
+    with open_store(data_dir) as kb:
+        report = Importer(kb, on_progress=progress).run([str(folder)])
+    assert report.added and report.failed
+    assert len(report.added) + len(report.failed) == 4
+    assert not report.skipped, report.skipped
+    assert {f.reason for f in report.failed} == {
+        f"the folder {tmp_path / 'usb'} is no longer there (a drive removed, a network share dropped?)"}

@@ -181,7 +181,14 @@ class ImportReadingMixin:
 def _gone(item: ImportItem, path: Path) -> ReadError:
     """Why ``item``'s file, which is not there, is not imported. One found in a folder was deleted since the
     folder was looked at (an editor's or a build's short-lived file): skipped, as it would be had it been
-    gone before; the import "failed" it with "no such file or folder", a file the user never named."""
+    gone before; the import "failed" it with "no such file or folder", a file the user never named. When its
+    folder is gone too (a USB stick pulled, a network share dropped), it fails, naming the folder: skipped,
+    every file not yet read was, and the import of a folder that was not read seemed to succeed."""
+    if item.in_folder and not path.parent.is_dir():
+        gone = path.parent
+        while not gone.parent.is_dir() and gone.parent != gone:
+            gone = gone.parent
+        return ReadError(f"the folder {gone} is no longer there (a drive removed, a network share dropped?)")
     if item.in_folder and not path.is_symlink():
         return NoText("deleted from the folder while it was being imported")
     return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
