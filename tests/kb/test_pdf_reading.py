@@ -46,6 +46,17 @@ def test_a_search_finds_the_sentence_not_the_running_head(data_dir, tmp_path):
     assert hits and hits[0].text.startswith("Prune roses in late winter.") and "Chapter" not in hits[0].text
 
 
+def test_a_page_left_blank_holds_no_text_not_even_its_running_head():
+    # a report's blank pages (only its head and foot) gave their running head as their text, a passage of it
+    birds = {1: "herons", 2: "egrets", 4: "bitterns", 6: "storks"}
+    pages = [["Confidential - Acme Corp", *([f"The count of {birds[n]} rose.", f"Nests of {birds[n]} were found."]
+                                            if n in birds else []), f"Page {n} of 6"] for n in range(1, 7)]
+    chunks = chunk_document(read_pdf(make_pdf([], pages=pages), "report.pdf"), 1200)
+    text = "\n".join(c.text for c in chunks)
+    assert "Confidential" not in text and "of 6" not in text, text
+    assert all(f"Nests of {bird} were found." in text for bird in birds.values()), text
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(st.text(alphabet="ab 1.", max_size=6), max_size=6).map("\n".join), max_size=8))
 def test_only_lines_at_the_edges_of_a_page_are_ever_left_out(pages):

@@ -276,16 +276,16 @@ def _without_running_lines(texts: list[str]) -> list[str]:
             seen[key] = seen.get(key, 0) + 1
     running = {key for key, count in seen.items()
                if count >= _RUNNING_PAGES <= len(texts) and ("#" in key or count >= _RUNNING_SHARE * len(texts))}
-    out = []
-    for lines in pages:
-        numbers = {n for n in _edges(lines) if _PAGE_NUMBER.match(lines[n].strip())}
-        drop = numbers | {n for n in _edges(lines) if _running_key(lines[n]) in running}
-        if all(n in drop or not line.strip() for n, line in enumerate(lines)):
-            # a page of a line or two that repeats with another number on every page ("Receipt 1041:
-            # paid 25.00") is the text itself, not its heading: left out, the PDF would seem a scan
-            drop = numbers
-        out.append("\n".join(line for n, line in enumerate(lines) if n not in drop and not _CONTENTS_LINE.search(line)))
-    return out
+    numbers = [{n for n in _edges(lines) if _PAGE_NUMBER.match(lines[n].strip())} for lines in pages]
+    drops = [page_numbers | {n for n in _edges(lines) if _running_key(lines[n]) in running}
+             for lines, page_numbers in zip(pages, numbers)]
+    if all(n in drop or not line.strip() for lines, drop in zip(pages, drops) for n, line in enumerate(lines)):
+        # pages of a line or two that repeats with another number on every page ("Receipt 1041: paid 25.00")
+        # are the text itself, not its heading: left out, the PDF would seem a scan. Decided for the whole
+        # PDF: a report's blank page ("Confidential — Acme Corp", "Page 3 of 6") has no text of its own.
+        drops = numbers
+    return ["\n".join(line for n, line in enumerate(lines) if n not in drop and not _CONTENTS_LINE.search(line))
+            for lines, drop in zip(pages, drops)]
 
 
 # A line of a printed table of contents: a title, dot leaders, a page number ("6.6 Aliases. . . . . 100").
