@@ -18,7 +18,7 @@ from .icons import GENERIC_TOOL, STATUS_WORDS, shared_spinner
 from .plain_text import plain_tip
 from .sources import split_sources
 from .toolcard_details import DetailsMixin, ToolDetails
-from .toolcard_header import HEADER_ROW, RUNNING, HeaderMixin, input_line, one_line, running_words
+from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line, running_words
 from .toolcard_menu import card_menu
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -424,8 +424,6 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
-        if self._phase == "running" and self._meta_text.startswith(RUNNING):  # with its seconds so far
-            words = self._meta_text.replace(" · ", ", ")
         if self.nothing_found:  # the tick's word, and the one beside it
             words += f", {NOTHING_FOUND}"
         if self._folded:

@@ -110,9 +110,9 @@ class HeaderMixin:
             return
         if not self._meta_text.startswith(RUNNING):  # "waiting for you", or the lines printed so far, say it
             return
+        # Not in its accessible name: a screen reader says a focused card's new name, once a second
         self._meta_text = running_words(time.monotonic() - self._since)
         self.update()
-        self._describe()
 
     def _header_height(self) -> int:
         lines = len(self._note_lines()) if self._note_shown() else 0
