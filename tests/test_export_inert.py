@@ -133,3 +133,8 @@ def test_markdown_nested_deeper_than_python_markdown_can_read_is_exported_as_pla
     page = export_html(ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"),
                                                           StoredMessage(2, "assistant", reply)])
     assert "- item &lt;399&gt;" in page
+    # and the converter is as new after it: its parser was left inside the lists, every later export wrong
+    monkeypatch.undo()
+    later = [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", "Steps:\n\n1. one\n2. two\n\nDone.")]
+    assert export_html(ChatInfo("c", "Chat", "", 0, 0), later).count("<li>") == 2
+    assert "<p>Done.</p>" in export_html(ChatInfo("c", "Chat", "", 0, 0), later)

@@ -314,6 +314,7 @@ def _markdown_html(text: str) -> str:
         body = md.convert(lone_brackets(nest_lists(blocks_apart(text)))).replace(LONE_BRACKET, "[")
     except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
         body = as_plain_text(text)
+        _converters.md = None  # its parser was left inside the lists it was reading: every later list ran on
     body = put_back_fences(body, lifted)
     body = _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
     body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(unescape(m.group(1))))}"', body)

@@ -147,6 +147,8 @@ def test_markdown_nested_deeper_than_python_markdown_can_read_shows_as_plain_tex
     from tinyrag_desktop.ui import markdown_render
     from tinyrag_desktop.ui.segments import MarkdownSegment
 
+    steps = "1. Install:\n\n    ```bash\n    pip install x\n    ```\n\n2. Run it.\n\nDone."
+    before = render(steps).html
     monkeypatch.setattr(markdown_render, "nest_lists", lambda text: text)  # a nesting the caps do not know
     seg = MarkdownSegment()
     qtbot.add_widget(seg)
@@ -155,6 +157,10 @@ def test_markdown_nested_deeper_than_python_markdown_can_read_shows_as_plain_tex
     seg.set_markdown(deep + "\n\nAnd the answer goes on.")
     shown = seg.toPlainText()
     assert "- item <399>" in shown and shown.endswith("And the answer goes on.")
+    # and the next answer's Markdown reads as ever: the converter's parser was left inside the 400 lists it
+    # read, and code in a list item's step showed as a paragraph of its words from then on
+    monkeypatch.undo()
+    assert render(steps + "\n").html == before
 
 
 def test_a_bare_address_before_a_bracket_that_opens_no_link_ends_before_it():

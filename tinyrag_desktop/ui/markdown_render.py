@@ -211,6 +211,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         body = md.convert(lone_brackets(nest_lists(blocks_apart(text))))
     except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
         body = as_plain_text(text.replace(_TAB_MARK, "\t"))
+        _md.cache_clear()  # its parser was left inside the lists it was reading: every later list ran on
     body = put_back_fences(body.replace(LONE_BRACKET, "[") if LONE_BRACKET in body else body, lifted)
     if headless and body.startswith("<table>"):  # (a header Python-Markdown did not take as one stays)
         body = _THEAD_RE.sub("", body, count=1)
