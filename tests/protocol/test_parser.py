@@ -318,7 +318,13 @@ def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(tex
 @pytest.mark.parametrize("text, runs", [
     # A line that starts a block ends the paragraph, as a blank line does: the runs before it were literal.
     ("It`s the ``` marker that starts a fence. {b}\n```go\nfmt.Println(2)\n```\n", 1),  # the reviewer's f1
-    ("Don`t put ``` around a call: {b}\n```\nexample\n```", 1),
+    # ...but a bare ``` line as long as a run kept closes it: a fence begun at the end of a line of text, round a
+    # call, is code to the model that wrote it (rule 5), though CommonMark opens a fence at the second ```
+    ("Don`t put ``` around a call: {b}\n```\nexample\n```", 0),
+    ("Some text. ```\n{b}\n```\n", 0),  # found by tests/engine/test_tool_writing.py's hypothesis test
+    ("Some text. ```xml\n{b}\n```\nAfter it: {b}", 1),
+    ("Here: ```\n{b}\n   ```  \n{b}", 1),
+    ("Here: ````\n{b}\n```\n{b}", 1),  # not as long: a fence, ending the paragraph
     ("Use a ``` fence: {b}\n```go\nx\n```", 1),
     ("- It`s in ``x\n- Next:\n{b} and ``y`` is the result.", 1),  # f1b: another list item
     ("1.``y``\n- ````y``\n- \n{b} ``y``", 1),

@@ -18,6 +18,7 @@ _CLOSING_LINE = {
     c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
 _WS = " \t\r\n"
+_BARE_TICKS = re.compile(r"[ \t]*(`{3,})[ \t\r]*\Z")  # a fence line with no info string: ``` alone
 _BLOCK_CHARS = frozenset(">#-+*_=~0123456789")  # what a line that starts a block (_BLOCK_START) starts with
 # A line (at most three columns in) that starts a block, read up to and with the character that ends what is
 # read of it: a quote, a heading, a list item, a ~~~ fence, a thematic break or a heading's underline. It ends a
@@ -139,6 +140,18 @@ class MarkdownLines:
         line = self._line_before(s, j)
         if line is not None and ATX.match(line, _CONTAINER_MARKS.match(line).end()):
             self._end_span()
+
+    def _bare_fence_closes(self, s: str, j: int) -> None:
+        """In a fence line begun in a paragraph, at its line break ``s[j]``: a bare one (``` alone) as long as a
+        run kept closes that run instead, as before fences ended paragraphs. CommonMark would open a fence here,
+        but "Some text. ```" + a call + "```" is a fence the model wrote sloppily round a call, not a call to
+        run (spec rule 5): read as a code span, the call stays text."""
+        line = self._line_before(s, j)
+        bare = _BARE_TICKS.match(line) if line is not None else None
+        if bare is not None and len(bare.group(1)) == self._fence_len and any(
+                opened == self._fence_len for opened, _ in self._spans):
+            self._mode = INLINE
+            self._inline_run(self._fence_len)
 
     def _line_before(self, s: str, j: int) -> str | None:
         """The line ``s[j]`` is on, up to it; None if it began more than WINDOW characters before."""

@@ -401,6 +401,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
                         continue
                 if mode is _INLINE and not self._line_in_span:
                     self._heading_ends(s, j)
+                elif mode is _FENCE and self._fence_line is _F_INFO and self._spans:
+                    self._bare_fence_closes(s, j)
                 self._newline()
                 i = j + 1
             elif c == "`":
