@@ -55,7 +55,7 @@ def test_a_named_pipe_is_skipped_not_waited_on(data_dir, tmp_path):
 
 def test_links_broken_looping_and_to_folders(data_dir, tmp_path):
     folder = tmp_path / "docs"
-    real = folder / "Archive"  # inside the folder (a link out of it is not followed); walked first (sorted)
+    real = folder / "Archive"  # inside the folder (a link out of it is not followed); walked before links
     real.mkdir(parents=True)
     (real / "kettle.md").write_text(NOTE)
     (folder / "linked").symlink_to(real)              # a linked folder: followed

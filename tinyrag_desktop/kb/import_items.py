@@ -177,8 +177,11 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
             # in the order a person reads the names (Topic 2 before Topic 10): the order they are stored in,
-            # and so listed in (sources imported in the same second), and shown in as they import
-            for name in sorted((d for d in dirs if d not in hidden), key=natural_key):
+            # and so listed in (sources imported in the same second), and shown in as they import; folders before
+            # links to folders, so that a folder is read where it is, and a link to it said to be one ("again"
+            # before "Archive" read the folder through the link, and called the folder itself a link)
+            for name in sorted((d for d in dirs if d not in hidden),
+                               key=lambda d: (os.path.islink(os.path.join(root, d)), natural_key(d))):
                 folder = os.path.join(root, name)
                 try:
                     reason = _outside(folder, os.path.realpath(folder), top) or (
