@@ -17,3 +17,8 @@ def after_colon(text: str) -> str:
     first = text.split(" ", 1)[0].rstrip(":,;.")
     plain_word = first.isalpha() and first[0].isupper() and (len(first) == 1 or first[1:].islower())
     return text[:1].lower() + text[1:] if plain_word and first not in _NAMES else text
+
+
+def listed(items: list[str]) -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]

@@ -39,3 +39,10 @@ def test_names_keep_their_capitals_after_the_colon():
     assert continued("") == ""
     assert continued("I gave up.") == "I gave up."
     assert continued("A proxy said no.") == "a proxy said no."
+
+
+def test_items_are_listed_as_a_sentence_lists_them():
+    from tinyrag_desktop.sentences import listed
+
+    assert [listed(["Theme"]), listed(["Theme", "Chat model"]), listed(["a", "b", "c"])] == [
+        "Theme", "Theme and Chat model", "a, b and c"]

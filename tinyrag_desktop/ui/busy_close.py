@@ -21,6 +21,7 @@ import logging
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
+from ..sentences import listed
 from .close_question import QuestionAtClose
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def ended_words(asked: list[str]) -> tuple[str, str]:
     """The question once nothing is under way any more, for what was ``asked`` about (see busy_words)."""
     said = {"answer": "the answer is finished", "go": "the Go program has ended", "import": "the import is done"}
     parts = [said[what] for what in asked]
-    text = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    text = listed(parts)
     return f"{text[0].upper()}{text[1:]}. Quit now?", "Nothing is running any more: quitting now cuts nothing short."
 
 
@@ -107,7 +108,7 @@ def busy_words(going: list[str], imported: tuple[int, int] | None = None, waitin
             "import": "the knowledge base import is still running"
                       + (f" ({imported[0]:,} of {imported[1]:,} sources done)" if imported else "")}
     parts = [said[what] for what in going]
-    text = (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + ". Quit anyway?"
+    text = listed(parts) + ". Quit anyway?"
     details = []
     if "answer" in going:
         details.append("Quitting stops the answer and any tool it is running; what it has written so far stays in "

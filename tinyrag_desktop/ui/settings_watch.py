@@ -21,6 +21,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QTimer
 
 from ..settings import OPTIONS, SETTINGS_FILE, Settings, SettingsError, decoded
+from ..sentences import listed
 from ..settings_changes import edits
 from .catch_up import CATCH_UP_EVERY_MS
 
@@ -100,6 +101,5 @@ def followed_words(names: list[str]) -> str:
     """The status bar's words for the settings (their labels) another program changed, now used: "Theme was
     changed in another program and is now used." ("Settings changed in another program are used now: Theme."
     read as a heading and a list)."""
-    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     many = len(names) > 1
-    return f"{listed} {'were' if many else 'was'} changed in another program and {'are' if many else 'is'} now used."
+    return f"{listed(names)} {'were' if many else 'was'} changed in another program and {'are' if many else 'is'} now used."
