@@ -91,6 +91,33 @@ def test_settings_opened_before_a_change_elsewhere_put_none_of_their_old_values_
     assert (win.settings["temperature"], win.settings["k"], win.settings["max_tools_total"]) == (0.2, 9, 8)
 
 
+def test_an_open_settings_window_shows_changes_elsewhere_in_the_fields_not_edited(make_window, server, qloop,
+                                                                                   qtbot, tmp_path):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    dialog = win.open_settings()
+    shown = dialog._fields["temperature"].widget.text()
+    dialog._fields["temperature"].widget.setText("0.9")  # the user's own edit, kept over the file's
+    _saved_elsewhere(data, temperature=0.2, k=9, theme="dark", chat_model="other-model", network_tools=False)
+    assert win.settings_watch.look()
+    assert dialog._fields["k"].widget.text() == "9"
+    assert dialog._fields["theme"].widget.currentData() == "dark"
+    assert dialog._fields["chat_model"].widget.currentText() == "other-model"
+    assert dialog._fields["network_tools"].widget.isChecked() is False
+    assert dialog._fields["temperature"].widget.text() == "0.9"
+    assert dialog.edited()  # the user's edit only: the followed fields are no edit to ask about on Cancel
+    dialog._fields["temperature"].widget.setText(shown)  # typed back
+    assert not dialog.edited()
+    dialog._fields["temperature"].widget.setText("0.9")
+    with qtbot.waitSignal(dialog.saved):
+        dialog._on_save()
+    on_disk = _on_disk(data)
+    assert (on_disk["temperature"], on_disk["k"], on_disk["theme"], on_disk["chat_model"]) == \
+        (0.9, 9, "dark", "other-model")
+
+
 def test_a_damaged_file_or_a_refused_value_elsewhere_leaves_the_windows_settings(make_window, server, qloop,
                                                                                 tmp_path):
     data = tmp_path / "data"

@@ -550,6 +550,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if not changes:
             return
         self.apply_settings(self.settings.replace(**changes), save=False)
+        for dialog in self.findChildren(SettingsDialog):
+            dialog.follow(changes)
         self.statusBar().showMessage(followed_words([label_for(name) for name in changes]), 8000)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:

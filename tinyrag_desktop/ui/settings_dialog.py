@@ -542,6 +542,20 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self.saved.emit(self.result_settings)
         self.accept()
 
+    def follow(self, changes: dict[str, Any]) -> None:
+        """Show the settings another program changed while the dialog is open (settings_watch.py) in the fields
+        the user has not touched; a field they edited keeps their value, which Save writes. The fields showed
+        the values the dialog opened with, and a Save over them looked as if it would put those back."""
+        typed = self._opened[0]
+        for name, value in changes.items():
+            field = self._fields.get(name)
+            if field is None or field.raw() != typed[name]:
+                continue
+            field.show_value(value)
+            typed[name] = field.raw()
+            self._settings = self._settings.replace(**{name: value})
+        self.revalidate()
+
     # leaving without saving -----------------------------------------------------------------------------
     def _state(self) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
         """The fields as typed and the personas: what Save would write."""

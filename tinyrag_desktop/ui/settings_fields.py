@@ -78,22 +78,15 @@ class SettingField:
         self.error.hide()
         if opt.type is bool:
             self.widget: QWidget = QCheckBox(label_for(opt.name), parent)
-            self.widget.setChecked(bool(value))
         elif opt.choices:
             self.widget = QComboBox(parent)
             for choice in opt.choices:  # shown as words ("Dark"), stored as the schema's value ("dark")
                 self.widget.addItem(str(choice).capitalize(), choice)
-            self.widget.setCurrentIndex(max(0, self.widget.findData(value)))
         elif opt.name == "lang":  # a list of languages by name, not a box holding "en"; another code can be typed
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
             for code, name in LANGUAGES:
                 self.widget.addItem(f"{name} ({code})", code)
-            index = self.widget.findData(value)
-            if index >= 0:
-                self.widget.setCurrentIndex(index)
-            else:
-                self.widget.setCurrentText(str(value))
         elif opt.name in ("chat_model", "embed_model"):
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
@@ -101,9 +94,6 @@ class SettingField:
             # wider than the dialog, and the reasons under the fields were cut to their first line.
             self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             self.widget.setMinimumContentsLength(20)
-            if value:
-                self.widget.addItem(str(value))
-            self.widget.setCurrentText(str(value))
             self.widget.lineEdit().setPlaceholderText(f"({SERVER_DEFAULT_MODEL})" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
             # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
@@ -111,19 +101,41 @@ class SettingField:
             # ("K_M-imatrix-experimental-v2"). While the user types in the box, the cursor is theirs.
             edit = self.widget.lineEdit()
             self.widget.currentTextChanged.connect(lambda _t, edit=edit: edit.hasFocus() or edit.home(False))
-            edit.home(False)
         else:
-            blank = opt.name in _BLANK and value == _BLANK[opt.name]
-            self.widget = caret_placed(QLineEdit("" if blank else _show(value), parent))
+            self.widget = QLineEdit(parent)
             self.widget.setPlaceholderText(_PLACEHOLDERS.get(opt.name, ""))
             if opt.secret:
                 self.widget.setEchoMode(QLineEdit.EchoMode.Password)
             if opt.type in (int, float):  # a number needs a short box, not the dialog's whole width
                 self.widget.setFixedWidth(_number_width(self.widget))
+        self.show_value(value)
         self.widget.setObjectName(_OBJECT_NAMES.get(opt.name, f"setting_{opt.name}"))
         self.widget.setToolTip(opt.description + _range(opt))
         self.widget.setAccessibleName(label_for(opt.name))
         self.widget.setAccessibleDescription(opt.description)
+
+    def show_value(self, value: Any) -> None:
+        """Put ``value`` in the field, as the dialog opens or as another program changed it meanwhile."""
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif self.opt.choices:
+            w.setCurrentIndex(max(0, w.findData(value)))
+        elif self.opt.name == "lang":
+            index = w.findData(value)
+            if index >= 0:
+                w.setCurrentIndex(index)
+            else:
+                w.setCurrentText(str(value))
+        elif isinstance(w, QComboBox):  # a model's name
+            if value and w.findText(str(value)) < 0:
+                w.addItem(str(value))
+            w.setCurrentText(str(value))
+            w.lineEdit().home(False)
+        else:
+            blank = self.opt.name in _BLANK and value == _BLANK[self.opt.name]
+            w.setText("" if blank else _show(value))
+            caret_placed(w)
 
     def named(self) -> str:
         """The field's name in a reason: its label without the unit ("Tool timeout", not "Tool timeout (s)")."""
