@@ -21,14 +21,14 @@ def _import(data_dir: Path, *paths: str, **options):
 
 @pytest.mark.parametrize("name, kind", [
     ("README", "text"), ("COPYING", "text"), ("NEWS.Debian", "text"), ("changelog.Debian.gz", "text"),
-    ("guide.html.gz", "html"), ("notes.MD.GZ", "markdown"), ("Makefile", "text"), ("manual.pdf.gz", "pdf"),
+    ("guide.html.gz", "html"), ("notes.MD.GZ", "markdown"), ("Makefile", "code"), ("manual.pdf.gz", "pdf"),
 ])
 def test_file_type_reads_plain_names_and_the_file_inside_a_gzip(name, kind):
     assert file_type(Path(name)) == kind
 
 
 @pytest.mark.parametrize("name, shown", [
-    ("photo.jpeg", ".jpeg"), ("backup.tar.gz", ".tar.gz"), ("script.py", ".py"), ("release.2024", ".2024"),
+    ("photo.jpeg", ".jpeg"), ("backup.tar.gz", ".tar.gz"), ("script.ps1", ".ps1"), ("release.2024", ".2024"),
 ])
 def test_other_extensions_stay_unsupported_and_say_which(name, shown):
     with pytest.raises(UnsupportedFile, match=rf"^{shown} is not a supported type"):
@@ -223,7 +223,8 @@ def test_a_plain_named_file_with_an_extension_that_is_not_text_is_not_said_to_ha
 
 def test_a_plain_name_with_another_format_s_extension_is_that_format(tmp_path, data_dir):
     # NEWS.Debian and README.source are plain names with a qualifier; notes.py and install.sh are a program
-    # and a script (main.py beside them is skipped), notes.rtf is RTF, whose markup would be read as its text
+    # and a script (read as code, as main.py beside them is), notes.rtf is RTF, whose markup would be read as
+    # its text
     folder = tmp_path / "project"
     folder.mkdir()
     (folder / "main.py").write_text("print('main')\n")
@@ -231,8 +232,6 @@ def test_a_plain_name_with_another_format_s_extension_is_that_format(tmp_path, d
     (folder / "install.sh").write_text("#!/bin/sh\nmake install\n")
     (folder / "notes.rtf").write_text(r"{\rtf1\ansi\deff0 {\fonttbl {\f0 Times;}} \f0\fs24 Kiwis cannot fly.}")
     report = _import(data_dir, str(folder))
-    assert not report.added
+    assert sorted(Path(p).name for p in report.added) == ["install.sh", "main.py", "notes.py"]
     assert {Path(f.location).name: f.reason for f in report.skipped} == {
-        "main.py": ".py is not a supported type", "notes.py": ".py is not a supported type",
-        "install.sh": ".sh is not a supported type", "notes.rtf": ".rtf is not a supported type",
-        str(folder.name): "no supported files found in this folder"}
+        "notes.rtf": ".rtf is not a supported type"}

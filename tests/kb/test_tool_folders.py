@@ -38,7 +38,7 @@ def test_tool_folders_are_skipped_with_a_reason(tmp_path):
     report = ImportReport()
     found = sorted(Path(item.value).relative_to(proj.resolve()).as_posix()
                    for item in expand([ImportItem("path", str(proj))], report))
-    assert found == ["NOTES.md", "target/goals.md", "venv/trip.txt"]
+    assert found == ["NOTES.md", "rust/Cargo.toml", "target/goals.md", "venv/trip.txt"]
     skipped = {Path(f.location).relative_to(proj).as_posix(): f.reason for f in report.skipped
                if "not a supported type" not in f.reason}
     assert skipped == {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Sequence
 
+from .code_files import CODE_TYPES, code_blocks
 from .errors import Cancelled
 from .models import Block, Chunk, Document
 
@@ -110,8 +111,10 @@ def _is_word_char(c: str) -> bool:
 
 
 class _Builder:
-    def __init__(self, title: str, size: int, cancelled: Callable[[], bool] | None = None) -> None:
+    def __init__(self, title: str, size: int, cancelled: Callable[[], bool] | None = None,
+                 code: bool = False) -> None:
         self.title = title
+        self.code = code  # a program's definitions: "config.py > Config" names two things, said both
         self.size = size
         self.cancelled = cancelled
         self.stack: list[tuple[int, str]] = []
@@ -130,10 +133,12 @@ class _Builder:
     def _new_path(self) -> str:
         names = [self.title] if self.title else []
         for _, name in self.stack:
+            if not name:  # an empty heading ends the sections at its level (code_files: the file's own code)
+                continue
             # A page's first heading often repeats its title, whole or in part ("Process" under
             # "Process | Node.js Documentation"): the path says it once.
-            if not names or (name.casefold() != names[-1].casefold()
-                             and not (len(names) == 1 and _holds_words(names[0], name))):
+            if not names or self.code or (name.casefold() != names[-1].casefold()
+                                          and not (len(names) == 1 and _holds_words(names[0], name))):
                 names.append(name)
         return PATH_SEP.join(names)
 
@@ -182,11 +187,14 @@ class _Builder:
 
 
 def chunk_blocks(title: str, blocks: Iterable[Block], size: int = 1200,
-                 cancelled: Callable[[], bool] | None = None) -> list[Chunk]:
+                 cancelled: Callable[[], bool] | None = None, code: bool = False) -> list[Chunk]:
     """Chunks of at most about ``size`` characters, each with its heading path. ``cancelled()`` turning true
     raises Cancelled: a 60 MB log's 53,000 passages take seconds, which Cancel waited for. It is asked every
-    CANCEL_EVERY chunks made, so a short document is chunked whole."""
-    builder = _Builder(title, max(size, 100), cancelled)
+    CANCEL_EVERY chunks made, so a short document is chunked whole. ``code``: the blocks are a program's
+    (code_files.read_code), whose headings are names that a path keeps even when the title holds them."""
+    if code:
+        blocks = code_blocks(blocks, max(size, 100))
+    builder = _Builder(title, max(size, 100), cancelled, code)
     for block in blocks:
         if block.kind == "heading":
             builder.heading(block.level, block.text, block.anchor)
@@ -224,6 +232,6 @@ class Chunks(list[Chunk]):
 
 
 def chunk_document(doc: Document, size: int = 1200, cancelled: Callable[[], bool] | None = None) -> Chunks:
-    chunks = Chunks(chunk_blocks(doc.title, doc.blocks, size, cancelled))
+    chunks = Chunks(chunk_blocks(doc.title, doc.blocks, size, cancelled, code=doc.type in CODE_TYPES))
     chunks.links = doc.links
     return chunks

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from .code_files import code_kind
 from .models import Hit
-from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
+from .textform import CJK_CHARACTERS, has_cjk, identifier_words, is_cjk, nfkc
 
 # BM25's constants, as FTS5's bm25() uses them.
 _K1, _B = 1.2, 0.75
@@ -156,7 +158,7 @@ def _rerank_by_coverage(
     mean = (sum(len(h.text) for h in hits) / len(hits) or 1.0) if common and hits else 1.0
     rescored = []
     for hit in hits:
-        text = _comparable(f"{hit.title}\n{hit.heading}\n{hit.text}")
+        text = _comparable(_words_of(hit))
         score = hit.score
         if common:
             counts = concepts.counts(text)
@@ -169,6 +171,15 @@ def _rerank_by_coverage(
         rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
     rescored.sort(key=lambda h: h.score, reverse=True)
     return rescored
+
+
+def _words_of(hit: Hit) -> str:
+    """What a passage says, for finding the question's words in it; in a program's passage, identifiers
+    stand beside their words ("parse_config", "parseConfig": "parse config"), as the index holds them."""
+    text = f"{hit.title}\n{hit.heading}\n{hit.text}"
+    if code_kind(os.path.basename(hit.location)) is None:
+        return text
+    return identifier_words(text).replace("_", " ")
 
 
 def _with_score(hit: Hit, score: float) -> Hit:

@@ -15,6 +15,7 @@ from urllib.request import url2pathname
 
 from ..natural_order import natural_key
 from ..paths import UnknownHome, expand_home
+from .code_files import CODE_TYPES, LOCK_FILES
 from .errors import UnsupportedFile
 from .import_report import Failure, ImportReport
 from .own_data import OWN_FILES, data_folder_around, is_data_folder, is_own_file
@@ -264,6 +265,9 @@ _TOOL_FOLDERS = {"node_modules": "installed JavaScript packages (node_modules)",
                  "dist-packages": "installed Python packages (dist-packages)"}
 # A build folder named "target" is Rust's (Cargo.toml beside it) or Maven's (pom.xml beside it).
 _BUILD_MARKS = ("Cargo.toml", "pom.xml")
+# A project whose build writes into "build" or "dist" beside it (Python, JavaScript, CMake, Meson, Gradle).
+_PROJECT_MARKS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "CMakeLists.txt", "meson.build",
+                  "build.gradle", "build.gradle.kts")
 # The Cache Directory Tagging Specification's mark, which Cargo, Bazel and others put in their caches.
 _CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"
 
@@ -278,6 +282,9 @@ def _tool_folder(parent: str, name: str) -> str:
         return "a Python virtual environment (pyvenv.cfg): a program's files, not documents"
     if name == "target" and any(os.path.isfile(os.path.join(parent, mark)) for mark in _BUILD_MARKS):
         return "a build folder (target, beside Cargo.toml or pom.xml): a program's files, not documents"
+    if name in ("build", "dist") and (mark := next(
+            (m for m in _PROJECT_MARKS if os.path.isfile(os.path.join(parent, m))), None)):
+        return f"a build folder ({name}, beside {mark}): what a build made, not documents"
     try:
         with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
             if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
@@ -421,6 +428,10 @@ def _not_importable(file: Path) -> str:
         return (f"a {size / 2**20:.0f} MB {_DATA_KINDS[kind]}: logs and data files over "
                 f"{FOLDER_DATA_BYTES // 2**20} MB are left out of a folder's import (they would fill most of the "
                 "search with their lines); add the file by itself to import it")
+    if file.name.lower() in LOCK_FILES:
+        return f"a lock file ({file.name}): the package versions a package manager wrote down, not documents"
+    if kind in CODE_TYPES and (why := _generated(file)):
+        return why
     if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
         # Without an extension a folder's programs and data files look like "README": only text is taken.
         try:
@@ -431,6 +442,25 @@ def _not_importable(file: Path) -> str:
         if found not in (None, "pdf"):
             return f"{file.suffix} is not a supported type ({found})" if file.suffix else \
                 f"no extension, and not text ({found})"
+    return ""
+
+
+# A line this long in a program is no person's writing: a minified script, a generated table, a source map.
+_GENERATED_LINE = 2000
+
+
+def _generated(file: Path) -> str:
+    """Why the program or configuration ``file`` is left out of a folder's import as generated, or ""."""
+    if ".min." in file.name.lower():
+        return "a minified file (.min.): a program's compressed copy, not written to be read"
+    try:
+        with open(file, "rb") as handle:
+            sample = handle.read(SAMPLE_BYTES)
+    except OSError:
+        return ""  # the import says why it cannot be read
+    if max(map(len, sample.split(b"\n")), default=0) >= _GENERATED_LINE:
+        return (f"a generated or minified file (a line of {_GENERATED_LINE:,} characters or more), not written "
+                "to be read; add the file by itself to import it")
     return ""
 
 

@@ -4,7 +4,8 @@ The extension picks the reader, but the bytes have the last word: a PDF or Word 
 name is read as what it is, and a binary file named ``.txt`` is refused with a reason, never indexed as
 garbage. Every failure is a :class:`ReadError` whose message says what is wrong with the file.
 
-Plain text and logs are read here; each other format in a module of its own: Markdown (markdown.py),
+Plain text and logs are read here; each other format in a module of its own: programs and configuration
+files (code_files.py), Markdown (markdown.py),
 reStructuredText and AsciiDoc (rst.py), HTML (html_reader.py), CSV, JSON and XML (data_formats.py), PDF
 (pdf.py) and Word (word.py).
 """
@@ -22,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
+from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, read_code
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
@@ -38,6 +40,8 @@ TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "te
               ".rst": "rst", ".csv": "csv", ".json": "json", ".jsonl": "json",
               ".ndjson": "json", ".xml": "xml", ".html": "html", ".htm": "html",
               ".xhtml": "html"}
+TEXT_TYPES.update({ext: "code" for ext in CODE_LANGUAGES})
+TEXT_TYPES.update({ext: "config" for ext in CONFIG_LANGUAGES})
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 
@@ -45,8 +49,8 @@ SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 # SUPPORTED, and those of web pages ("url") and Wikipedia articles. Short: in a narrow dock each letter of
 # the column is taken from the titles ("reStructuredText" and "Word document" left "Sph…ide" of them).
 TYPE_NAMES = {"text": "Text", "log": "Log", "markdown": "Markdown", "rst": "RST", "csv": "CSV", "json": "JSON",
-              "xml": "XML", "html": "HTML", "pdf": "PDF", "docx": "Word", "url": "Web page",
-              "wikipedia": "Wikipedia"}
+              "xml": "XML", "html": "HTML", "pdf": "PDF", "docx": "Word", "code": "Code", "config": "Config",
+              "url": "Web page", "wikipedia": "Wikipedia"}
 
 
 def type_name(kind: str) -> str:
@@ -164,12 +168,13 @@ def read_log(data: bytes, name: str) -> Document:
 
 # What a reader reads, as the user would say it: "looks like binary data, not Markdown text".
 _KIND_NAMES = {"text": "text", "log": "a log file", "markdown": "Markdown text", "rst": "reStructuredText",
-               "csv": "CSV text", "json": "JSON text", "xml": "XML text", "html": "HTML text"}
+               "csv": "CSV text", "json": "JSON text", "xml": "XML text", "html": "HTML text", "code": "source code",
+               "config": "a configuration file"}
 
 _READERS: dict[str, Callable[[bytes, str], Document]] = {
     "text": read_text, "log": read_log, "markdown": read_markdown, "rst": read_rst, "csv": read_csv,
     "json": read_json, "xml": read_xml, "html": lambda d, n: parse_html(d, n), "pdf": read_pdf,
-    "docx": read_docx,
+    "docx": read_docx, "code": read_code, "config": read_code,
 }
 
 
@@ -194,7 +199,7 @@ def file_type(path: Path) -> str:
     """The reader for ``path``, by its extension (the inner one for ``.gz``); raises UnsupportedFile for a
     type no reader takes. A name without an extension, or one of _PLAIN_NAMES, is read as text."""
     inner = Path(path.name[:-3]) if is_compressed(path) else Path(path.name)
-    kind = SUPPORTED.get(inner.suffix.lower())
+    kind = SUPPORTED.get(inner.suffix.lower()) or code_kind(inner.name)  # "Makefile", "Dockerfile"
     if kind is not None:
         return kind
     if not inner.suffix or _VERSIONED.search(inner.name) or (

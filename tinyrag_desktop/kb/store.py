@@ -159,7 +159,7 @@ class KnowledgeBase(SchemaMixin):
             self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
             self.conn.execute(f"PRAGMA secure_delete={SECURE_DELETE}")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self.conn.create_function("index_form", 1, index_form, deterministic=True)
+            _add_index_form(self.conn)
             self.conn.executescript(SCHEMA)
             self._migrate()
             self._add_columns()
@@ -177,7 +177,7 @@ class KnowledgeBase(SchemaMixin):
         conn = None
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-            conn.create_function("index_form", 1, index_form, deterministic=True)
+            _add_index_form(conn)
             refuse_unusable(self.path, conn)
             conn.execute("SELECT 1 FROM sources LIMIT 1")
             columns = table_columns(conn)
@@ -487,10 +487,11 @@ class KnowledgeBase(SchemaMixin):
                         "INSERT INTO chunks(id, source_id, ordinal, heading, text) VALUES(?,?,?,?,?)",
                         ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
                     )
-                indexed_title = index_form(title)
+                indexed_title = index_form(title, type)
                 conn.executemany(
                     "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES(?,?,?,?)",
-                    ((cid, indexed_title, index_form(c.heading), index_form(c.text)) for cid, c in zip(ids, chunks)),
+                    ((cid, indexed_title, index_form(c.heading, type), index_form(c.text, type))
+                     for cid, c in zip(ids, chunks)),
                 )
                 if vectors is not None:
                     conn.executemany(
@@ -561,7 +562,8 @@ class KnowledgeBase(SchemaMixin):
         # text in index_form, as replace_source gave it (any other values leave its words behind).
         self.conn.execute(
             "INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text)"
-            " SELECT 'delete', c.id, index_form(s.title), index_form(c.heading), index_form(c.text)"
+            " SELECT 'delete', c.id, index_form(s.title, s.type), index_form(c.heading, s.type),"
+            " index_form(c.text, s.type)"
             " FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ?",
             (source_id,),
         )
@@ -592,6 +594,12 @@ class KnowledgeBase(SchemaMixin):
             return
         self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
         self.conn.execute("INSERT INTO links_fts(links_fts) VALUES('optimize')")
+
+
+def _add_index_form(conn: sqlite3.Connection) -> None:
+    """Give ``conn`` the SQL function index_form(text) and index_form(text, source type) (textform.index_form)."""
+    conn.create_function("index_form", 1, index_form, deterministic=True)
+    conn.create_function("index_form", 2, index_form, deterministic=True)
 
 
 def iter_vectors(conn: sqlite3.Connection, model: str) -> sqlite3.Cursor:

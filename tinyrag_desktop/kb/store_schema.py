@@ -241,8 +241,8 @@ class SchemaMixin:
         conn = self.conn
         conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')")
         conn.execute(
-            "INSERT INTO chunks_fts(rowid, title, heading, text) SELECT c.id, index_form(s.title),"
-            " index_form(c.heading), index_form(c.text) FROM chunks c JOIN sources s ON s.id = c.source_id"
+            "INSERT INTO chunks_fts(rowid, title, heading, text) SELECT c.id, index_form(s.title, s.type),"
+            " index_form(c.heading, s.type), index_form(c.text, s.type) FROM chunks c JOIN sources s ON s.id = c.source_id"
         )
         conn.execute("INSERT INTO links_fts(links_fts) VALUES('delete-all')")
         conn.execute("INSERT INTO links_fts(rowid, text) SELECT id, index_form(text) FROM links")

@@ -46,12 +46,33 @@ def nfkc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
-def index_form(text: str) -> str:
-    """``text`` as the full-text index is given it: NFKC, each CJK character a word of its own."""
+def index_form(text: str, kind: str = "") -> str:
+    """``text`` as the full-text index is given it: NFKC, each CJK character a word of its own; in a source
+    of ``kind`` "code" or "config", each identifier in mixed case followed by its words (identifier_words)."""
+    if kind in ("code", "config"):
+        text = identifier_words(text)
     if text.isascii():  # most text: nothing to do, at the cost of one flag check
         return text
     text = unicodedata.normalize("NFKC", text)
     return _CJK_EDGE.sub(" ", text) if _CJK.search(text) else text
+
+
+# A change of case inside an identifier: "parseConfig" → parse|Config, "HTTPServer" → HTTP|Server.
+_CASE_CHANGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_MIXED_CASE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+
+
+def identifier_words(text: str) -> str:
+    """``text`` with each identifier written in mixed case followed by its words ("parseConfig" → "parseConfig
+    parse Config"), so that a search for the words finds it; the identifier itself stays as it is. (The
+    index splits "parse_config" at its "_" by itself.)"""
+    return _MIXED_CASE.sub(_with_words, text) if _MIXED_CASE.search(text) else text
+
+
+def _with_words(match: re.Match[str]) -> str:
+    word = match.group()
+    words = _CASE_CHANGE.sub(" ", word)
+    return word if words == word else f"{word} {words}"  # "HTTP" is one word already
 
 
 def is_cjk(char: str) -> bool:

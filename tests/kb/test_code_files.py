@@ -1,0 +1,255 @@
+"""Programs and configuration files in the knowledge base: a project folder imported as its code, cut at its
+definitions, its junk left out with reasons, and its identifiers found by the words they are made of."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.code_split import split_code
+from tinyrag_desktop.kb.readers import file_type, read_bytes
+
+STORE_PY = '''"""Where the settings live between runs."""
+
+import json
+from pathlib import Path
+
+DEFAULT_PORT = 8080
+
+
+def parse_config(text):
+    """Settings from the text of a config file: one "key = value" a line."""
+    pairs = {}
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+class SettingsStore:
+    """Settings kept in a JSON file in the data folder, written whole on each change."""
+
+    def __init__(self, folder):
+        self.path = Path(folder) / "settings.json"
+        self.values = {}
+
+    # Read once at start-up; a damaged file is kept aside and the defaults used.
+    def load(self):
+        try:
+            self.values = json.loads(self.path.read_text())
+        except ValueError:
+            self.path.rename(self.path.with_suffix(".damaged"))
+            self.values = {}
+        return self.values
+
+    @staticmethod
+    def save_atomically(path, values):
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(values, indent=2, sort_keys=True))
+        tmp.replace(path)
+''' + "".join(f'''
+    def option_{n}(self):
+        """The value of option {n}, or its default when the file does not set it."""
+        return self.values.get("option_{n}", {n})
+''' for n in range(12)) + '''
+
+if __name__ == "__main__":
+    print(SettingsStore(".").load())
+'''
+
+CLIENT_JS = '''// The browser side: asks the server for the settings.
+import { fetchJson } from "./http.js";
+
+export async function parseConfig(url) {
+  const body = await fetchJson(url);
+  if (!body) {
+    return {};
+  }
+  return body.settings;
+}
+
+export class Poller {
+  constructor(every) {
+    this.every = every;
+  }
+
+  start() {
+    this.timer = setInterval(() => parseConfig("/settings"), this.every);
+  }
+}
+'''
+
+SERVER_GO = '''package server
+
+import "net/http"
+
+// ParseConfig reads the server's settings from the request's form.
+func ParseConfig(r *http.Request) map[string]string {
+\tout := map[string]string{}
+\tfor key, values := range r.Form {
+\t\tout[key] = values[0]
+\t}
+\treturn out
+}
+
+type Server struct {
+\tport int
+}
+
+// Serve answers until the listener closes.
+func (s *Server) Serve() error {
+\treturn http.ListenAndServe(":8080", nil)
+}
+'''
+
+PYPROJECT = '''[project]
+name = "harbour"
+version = "1.2.0"
+
+[tool.pytest.ini_options]
+addopts = "-q"
+testpaths = ["tests"]
+'''
+
+COMPOSE = '''services:
+  web:
+    image: harbour:latest
+    ports:
+      - "8080:8080"
+volumes:
+  data:
+    driver: local
+'''
+
+MAKEFILE = '''PYTHON ?= python3
+
+test:
+\t$(PYTHON) -m pytest
+
+lint:
+\truff check .
+'''
+
+DOCKERFILE = '''FROM python:3.11 AS build
+RUN pip wheel . -w /wheels
+
+FROM python:3.11-slim
+COPY --from=build /wheels /wheels
+'''
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "harbour"
+    _write(root / "harbour" / "store.py", STORE_PY)
+    _write(root / "web" / "client.js", CLIENT_JS)
+    _write(root / "server" / "server.go", SERVER_GO)
+    _write(root / "pyproject.toml", PYPROJECT)
+    _write(root / "compose.yaml", COMPOSE)
+    _write(root / "Makefile", MAKEFILE)
+    _write(root / "Dockerfile", DOCKERFILE)
+    _write(root / "README.md", "# Harbour\n\nKeeps the settings of the harbour office.\n")
+    # what tools put there
+    _write(root / ".git" / "config", "[core]\n\tbare = false\n")
+    _write(root / "node_modules" / "left-pad" / "index.js", "module.exports = function leftPad() {}\n")
+    _write(root / "harbour" / "__pycache__" / "store.cpython-311.py", "x = 1\n")
+    _write(root / "venv" / "pyvenv.cfg", "home = /usr/bin\n")
+    _write(root / "venv" / "lib" / "site.py", "def main():\n    pass\n")
+    _write(root / "build" / "lib" / "store.py", STORE_PY)
+    _write(root / "dist" / "bundle.js", CLIENT_JS)
+    _write(root / "package-lock.json", '{"lockfileVersion": 3}\n')
+    _write(root / "web" / "vendor.min.js", "var a=1;\n")
+    _write(root / "web" / "bundle.js", "var a=1;" * 400 + "\n")
+    return root
+
+
+def test_a_project_is_imported_as_its_code_and_config_with_its_junk_left_out(tmp_path, project) -> None:
+    data_dir = tmp_path / "data"
+    with open_store(data_dir) as kb:
+        report = Importer(kb, chunk_size=1200).run([str(project)])
+        types = {Path(s.location).name: s.type for s in kb.sources()}
+    assert not report.failed
+    assert types == {"store.py": "code", "client.js": "code", "server.go": "code", "pyproject.toml": "config",
+                     "compose.yaml": "config", "Makefile": "code", "Dockerfile": "code", "README.md": "markdown"}
+    skipped = {Path(f.location).relative_to(project).as_posix(): f.reason for f in report.skipped}
+    assert skipped[".git"] == "hidden folder"
+    assert "node_modules" in skipped["node_modules"]
+    assert "__pycache__" in skipped["harbour/__pycache__"]
+    assert "virtual environment" in skipped["venv"]
+    assert skipped["build"].startswith("a build folder (build, beside pyproject.toml)")
+    assert skipped["dist"].startswith("a build folder (dist, beside pyproject.toml)")
+    assert skipped["package-lock.json"].startswith("a lock file")
+    assert skipped["web/vendor.min.js"].startswith("a minified file")
+    assert skipped["web/bundle.js"].startswith("a generated or minified file")
+
+    # an identifier is found by its words however it is written: snake_case, camelCase, PascalCase
+    found = {(Path(h.location).name, h.heading) for h in search(data_dir, "parse config", 10)}
+    assert {("store.py", "store.py > parse_config"), ("client.js", "client.js > parseConfig"),
+            ("server.go", "server.go > ParseConfig")} <= found
+    # a method says where it belongs, with the comment above it and its indentation kept
+    load = search(data_dir, "damaged file kept aside", 1)[0]
+    assert load.heading == "store.py > SettingsStore > load"
+    assert load.text.startswith("    # Read once at start-up") and "\n        try:\n" in load.text
+    serve = search(data_dir, "listener closes", 1)[0]
+    assert serve.heading == "server.go > Server.Serve" and serve.text.startswith("// Serve answers")
+    assert search(data_dir, "testpaths", 1)[0].heading == "pyproject.toml > tool.pytest.ini_options"
+    assert search(data_dir, "harbour latest image", 1)[0].heading == "compose.yaml > services"
+    assert search(data_dir, "ruff check", 1)[0].heading == "Makefile > lint"
+    assert search(data_dir, "wheels", 1)[0].heading.startswith("Dockerfile > build")
+
+
+def test_a_class_that_fits_one_passage_stays_whole_and_a_long_one_is_cut_at_its_methods() -> None:
+    doc = read_bytes(CLIENT_JS.encode(), "code", "client.js")
+    chunks = chunk_document(doc, 1200)
+    poller = [c for c in chunks if c.heading.startswith("client.js > Poller")]
+    assert [c.heading for c in poller] == ["client.js > Poller"]
+    assert "constructor(every)" in poller[0].text and "start()" in poller[0].text
+
+    chunks = chunk_document(read_bytes(STORE_PY.encode(), "code", "store.py"), 600)
+    headings = [c.heading for c in chunks]
+    assert "store.py > SettingsStore > __init__" in headings and "store.py > SettingsStore > option_11" in headings
+    assert headings[-1] == "store.py"  # the code after the class is the file's own again
+    assert chunks[-1].text.startswith('if __name__ == "__main__":')
+    assert all(len(c.text) <= 600 * 1.25 for c in chunks)
+
+
+def test_file_type_takes_programs_and_configuration_files() -> None:
+    for name, kind in (("main.py", "code"), ("lib.rs", "code"), ("app.tsx", "code"), ("install.sh", "code"),
+                       ("Makefile", "code"), ("Dockerfile", "code"), ("Dockerfile.dev", "code"),
+                       ("setup.cfg", "config"), ("docker-compose.yml", "config"), ("tox.ini", "config"),
+                       ("Cargo.toml", "config"), ("main.py.gz", "code")):
+        assert file_type(Path(name)) == kind, name
+
+
+LANGUAGES = ("python", "c", "go", "rust", "js", "java", "sh", "ruby", "yaml", "ini", "make", "docker", "text")
+# Text made of what code is made of, so that the guesses have brackets, keywords and indents to go wrong on.
+_PIECES = st.sampled_from(["def f(x):", "class A:", "    def m(self):", "        return 1", "@dec", "# note",
+                           "func (r *R) Go() {", "fn main() {", "impl A for B {", "}", "{", "(", ")", "[", "]",
+                           "int", "static int f(void)", "/* c", "*/", "// x", "\"str {", "'a'", "`tpl {",
+                           "end", "module M", "[section]", "key: value", "  child: 1", "- item", "target:",
+                           "\tcmd", "FROM x AS y", "", "   ", "\t", "x = {", "};", "\\", "'''", '"""'])
+_TEXT = st.one_of(st.lists(_PIECES, max_size=40).map("\n".join), st.text(max_size=300))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_TEXT, language=st.sampled_from(LANGUAGES))
+def test_the_splitter_never_loses_or_repeats_a_line(text: str, language: str) -> None:
+    sections = split_code(text, language)
+    assert "".join(s.text for s in sections) == text
+    assert all(s.text for s in sections)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_splitter_takes_brackets_nested_deep_and_never_closed(language: str) -> None:
+    text = "def f():\n" + "(" * 5000 + "\n" + "    x = 1\n" * 3
+    assert "".join(s.text for s in split_code(text, language)) == text
