@@ -26,7 +26,7 @@ CODE_LANGUAGES = {
     ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".ts": "js", ".tsx": "js", ".mts": "js",
     ".sh": "sh", ".bash": "sh", ".rb": "ruby",
 }
-CONFIG_LANGUAGES = {".toml": "ini", ".ini": "ini", ".cfg": "ini", ".yaml": "yaml", ".yml": "yaml"}
+CONFIG_LANGUAGES = {".toml": "ini", ".ini": "ini", ".cfg": "ini", ".yaml": "yaml", ".yml": "yaml", ".env": "ini"}
 CODE_TYPES = ("code", "config")
 # Files named for what they are, without an extension (also "Dockerfile.dev", "Makefile.am").
 _NAMED_FILES = {"makefile": "make", "gnumakefile": "make", "dockerfile": "docker", "containerfile": "docker"}
@@ -39,14 +39,17 @@ LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
 
 def code_kind(name: str) -> str | None:
     """"code" or "config" for a file named ``name`` that is one, else None."""
-    language = _language(name)
+    language = code_language(name)
     if language is None:
         return None
     return "config" if language in ("ini", "yaml") else "code"
 
 
-def _language(name: str) -> str | None:
+def code_language(name: str) -> str | None:
+    """The language (a key of code_split's finders) of the program or configuration file ``name``, or None."""
     suffix = Path(name).suffix.lower()
+    if name.lower() == ".env" or name.lower().startswith(".env."):  # the variables (and keys) a program is given
+        return "ini"
     base = name.lower().split(".")[0]
     if base in _NAMED_FILES and (not suffix or suffix not in CODE_LANGUAGES):
         return _NAMED_FILES[base]
@@ -56,7 +59,7 @@ def _language(name: str) -> str | None:
 def read_code(data: bytes, name: str) -> Document:
     """A program or configuration file as headings (its definitions, or sections) and code blocks."""
     text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
-    language = _language(name) or "text"
+    language = code_language(name) or "text"
     blocks: list[Block] = []
     shown: tuple[str, ...] = ()
     for section in split_code(text, language):

@@ -75,6 +75,8 @@ class ImportReport:
     late: list[str] = field(default_factory=list)
     # Sources stored with something to say of how they were read (an encoding guessed), and what.
     notes: list[Failure] = field(default_factory=list)
+    # Passwords, tokens and keys stored as "***" in the sources stored (secret_values.py).
+    hidden: int = 0
 
     def in_words(self) -> str:
         """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
@@ -97,6 +99,8 @@ class ImportReport:
         if self.removed:
             parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
+        if self.hidden:
+            parts.append(self._hidden_words("{:,}"))
         text = ", ".join(parts) or "Nothing was imported"
         return text[0].upper() + text[1:] + self._endings("{:,}", notes=False)
 
@@ -114,7 +118,12 @@ class ImportReport:
         if self.removed:
             parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
-        return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
+        stored = f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)"
+        return ", ".join(parts) + stored + (f", {self._hidden_words('{}')}" if self.hidden else "") + self._endings("{}")
+
+    def _hidden_words(self, number: str) -> str:
+        return (f"{number.format(self.hidden)} password{'' if self.hidden == 1 else 's'} or keys hidden "
+                "(stored as ***)")
 
     def _endings(self, number: str, notes: bool = True) -> str:
         """What follows the counts: the notes (not for the window, which lists them beneath, as it lists

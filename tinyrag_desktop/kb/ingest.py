@@ -64,8 +64,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
 # Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
 # read. 5: a CSV file whose delimiter csv.Sniffer could not tell is read in its columns; a web page served
-# without a Content-Type is a web page, not HTML.)
-READER_VERSION = 5
+# without a Content-Type is a web page, not HTML. 6: passwords, tokens and keys in programs, configuration
+# files and JSON, and private key blocks anywhere, are stored as "***"; small definitions share a passage.)
+READER_VERSION = 6
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
@@ -369,6 +370,7 @@ class Importer(ImportReadingMixin):
             for source, updated, reread in stored:
                 (report.updated if updated else report.added).append(source.location)
                 report.notes += [Failure(source.location, note) for note in source.doc.notes]
+                report.hidden += source.doc.hidden
                 if reread:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)

@@ -38,6 +38,8 @@ class Document:
     # A page read as its links (link_pages.py): where they lead. Leading to the pages imported with it, it
     # is their navigation (a manual's table of contents), and left out (see ingest).
     link_targets: tuple[str, ...] = field(default=(), compare=False)
+    # How many passwords, tokens and keys were stored as "***" (secret_values.py), said in the import's summary.
+    hidden: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

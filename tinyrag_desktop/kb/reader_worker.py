@@ -144,21 +144,21 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
-# What travels back: the document's title, type, links, notes and link targets (a page read as its links),
-# and the chunks as (heading, text, anchor) triples. Its blocks are not needed once it is chunked, and
-# tuples pickle several times faster than dataclasses.
-_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...],
+# What travels back: the document's title, type, links, notes, link targets (a page read as its links) and
+# secrets hidden, and the chunks as (heading, text, anchor) triples. Its blocks are not needed once it is
+# chunked, and tuples pickle several times faster than dataclasses.
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...], int,
                 list[tuple[str, str, str | None]]]
 
 
 def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
     return (doc.title, doc.type, tuple(tuple(link) for link in doc.links), doc.notes, doc.link_targets,
-            [(c.heading, c.text, c.anchor) for c in chunks])
+            doc.hidden, [(c.heading, c.text, c.anchor) for c in chunks])
 
 
 def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
-    title, type_, links, notes, targets, triples = packed
-    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes, targets)
+    title, type_, links, notes, targets, hidden, triples = packed
+    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes, targets, hidden)
     return doc, [Chunk(*triple) for triple in triples]
 
 

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, read_code
+from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, code_language, read_code
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
@@ -33,6 +33,7 @@ from .markdown import read_markdown
 from .models import Block, Document
 from .pdf_apart import read_pdf  # in a helper process whose memory is capped: its pages may unpack to gigabytes
 from .rst import read_rst, read_rst_or_text
+from .secret_values import document_without_secrets
 from .word import read_docx
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "text", ".log": "log",
@@ -316,6 +317,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         doc = (read_pdf if kind == "pdf" else read_docx)(data, name, cancelled)
     else:
         doc = _READERS[kind](data, name)
+    doc = document_without_secrets(doc, code_language(name) or "")
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
         if kind == "rst" or (kind == "text" and name.lower().endswith(".rst.txt")):
             raise NoText("no readable text found (only " + ("headings, and " if doc.blocks else "") +

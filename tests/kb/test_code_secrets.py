@@ -1,0 +1,139 @@
+"""Passwords, tokens and keys in a project's code and configuration files are stored as "***": passages are
+given to a model that can fetch web pages, and a page could ask it to send them out. Prose about passwords,
+and documents' examples, stay as written."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb.secret_values import hide_secrets
+
+SECRETS = ("hunter2", "sk-live-4eC39HqLyjWDarjtT1zdp7dc", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+           "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "s3cr3t-db-pass", "MIIEowIBAAKCAQEA7bq98",
+           "hook-token-9f8e7d", "pa55word-in-json")
+
+PROJECT = {
+    "app.ini": "[database]\nhost = db.internal\npassword = hunter2\n# the password must be 8 characters or more\n",
+    "settings.py": ('"""Settings."""\nimport os\n\nSTRIPE_API_KEY = "sk-live-4eC39HqLyjWDarjtT1zdp7dc"\n'
+                    'DATABASE_URL = "postgres://app:s3cr3t-db-pass@db.internal/app"\n'
+                    'token = os.environ["TOKEN"]\nmax_tokens = 512\n\n\ndef login(password):\n'
+                    '    """Check the password the user typed."""\n    return password == os.environ["PASSWORD"]\n'),
+    "deploy.yaml": ("aws:\n  region: eu-west-1\n  aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+                    "  password: ${DB_PASSWORD}\n  deploy_key: |\n    -----BEGIN RSA PRIVATE KEY-----\n"
+                    "    MIIEowIBAAKCAQEA7bq98\n    -----END RSA PRIVATE KEY-----\n"),
+    "client.js": 'const githubToken = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";\nconst tokens = [];\n',
+    "hooks.json": '{"webhook": {"url": "https://example.org/hook", "token": "hook-token-9f8e7d"}, "retries": 3}\n',
+    "db.json": '{"users": [{"name": "ann", "password": "pa55word-in-json"}]}\n',
+    "README.md": "# App\n\nThe password must be 8 characters. In `app.ini` write:\n\n```ini\npassword = changeme\n```\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "app"
+    root.mkdir()
+    for name, text in PROJECT.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _passages(db: Path) -> dict[str, str]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT s.location, c.text FROM chunks c JOIN sources s ON s.id = c.source_id").fetchall()
+    texts: dict[str, str] = {}
+    for location, text in rows:
+        texts[Path(location).name] = texts.get(Path(location).name, "") + text + "\n"
+    return texts
+
+
+def test_secrets_in_a_project_are_stored_hidden_and_the_summary_counts_them(tmp_path, project) -> None:
+    data = tmp_path / "data"
+    with open_store(data) as kb:
+        report = Importer(kb, chunk_size=1200).run([str(project)])
+    assert not report.failed and len(report.added) == len(PROJECT)
+    texts = _passages(data / "knowledge.db")
+    stored = "".join(texts.values())
+    for secret in SECRETS:
+        assert secret not in stored, secret
+    assert "password = ***" in texts["app.ini"]
+    assert 'STRIPE_API_KEY = "***"' in texts["settings.py"]
+    assert "postgres://app:***@db.internal/app" in texts["settings.py"]
+    assert "aws_secret_access_key: ***" in texts["deploy.yaml"]
+    assert "-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----" in texts["deploy.yaml"]
+    assert 'githubToken = "***"' in texts["client.js"]
+    assert "token: ***" in texts["hooks.json"] and "password: ***" in texts["db.json"]
+    # what is no secret stays as written: prose, references to secrets kept elsewhere, counts, code
+    assert "# the password must be 8 characters or more" in texts["app.ini"]
+    assert "password: ${DB_PASSWORD}" in texts["deploy.yaml"]
+    assert 'token = os.environ["TOKEN"]' in texts["settings.py"] and "max_tokens = 512" in texts["settings.py"]
+    assert 'return password == os.environ["PASSWORD"]' in texts["settings.py"]
+    assert "const tokens = [];" in texts["client.js"]
+    # a document's example is what it is read for
+    assert "password = changeme" in texts["README.md"] and "The password must be 8 characters." in texts["README.md"]
+
+    assert report.hidden == 8
+    assert "8 passwords or keys hidden (stored as ***)" in report.in_words()
+    assert "8 passwords or keys hidden (stored as ***)" in report.summary()
+
+
+def test_kb_add_says_how_many_were_hidden_also_from_reader_processes(tmp_path, project) -> None:
+    # a dozen files or more are read by reader processes: the count travels back with each document
+    for n in range(12):
+        (project / f"more{n}.ini").write_text(f"[s]\napi_key = key-number-{n}-abcdef\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(tmp_path / "data"), "kb", "add",
+                          str(project)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "20 passwords or keys hidden (stored as ***)" in out.stdout
+    assert "key-number-3-abcdef" not in json.dumps(_passages(tmp_path / "data" / "knowledge.db"))
+
+
+def test_a_private_key_file_named_by_itself_is_stored_without_its_key(tmp_path) -> None:
+    key = tmp_path / "id_rsa"  # no extension: read as text
+    key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n"
+                   "-----END OPENSSH PRIVATE KEY-----\n", encoding="utf-8")
+    env = tmp_path / ".env"
+    env.write_text("DEBUG=1\nOPENAI_API_KEY=sk-proj-abcdef0123456789\n", encoding="utf-8")
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=1200).run([str(key), str(env)])
+    texts = _passages(tmp_path / "data" / "knowledge.db")
+    assert "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU" not in texts["id_rsa"] and "***" in texts["id_rsa"]
+    assert "OPENAI_API_KEY=***" in texts[".env"] and "DEBUG=1" in texts[".env"]
+    assert report.hidden == 2
+
+
+@pytest.mark.parametrize("text", [
+    "the password must be 8 characters\n", "password: the one on the card\n", "password: |\n  set below\n",
+    "secret: true\n", 'token = "("\n', 'error = "invalid token"\n',
+    'if password == "hunter2":\n', "token_url: https://example.org/token\n", "max_tokens: 4096\n",
+    "password: <your password>\n", "api_key: {{ vault_api_key }}\n", "password = ***\n", "password=\n",
+])
+def test_what_is_no_secret_stays_as_written(text: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (text, 0)
+
+
+@pytest.mark.parametrize("text, hidden", [
+    ("password = hunter2\n", "password = ***\n"),
+    ("db_passwd=hunter2  # production\n", "db_passwd=***  # production\n"),
+    ("spring.datasource.password=hunter2\n", "spring.datasource.password=***\n"),
+    ('export GITHUB_TOKEN="ghp_abcdef123456"\n', 'export GITHUB_TOKEN="***"\n'),
+    ('{"client_secret": "abc123xyz"}', '{"client_secret": "***"}'),
+    ("conn = connect(password='hunter2', user='ann')\n", "conn = connect(password='***', user='ann')\n"),
+    ('Password: "hunter2",\n', 'Password: "***",\n'),
+    ('apiKey := "sk-1234"\n', 'apiKey := "***"\n'),
+    (":private_key => 'abcdef'\n", ":private_key => '***'\n"),
+    ("credentials = oauth:hunter2\n", "credentials = ***\n"),
+])
+def test_a_secret_assigned_in_the_usual_ways_is_hidden(text: str, hidden: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (hidden, 1)
+
+
+def test_in_a_program_an_unquoted_value_is_code_not_a_secret() -> None:
+    text = "password = read_password()\ntoken = tokens[0]\n"
+    assert hide_secrets(text, unquoted=False) == (text, 0)
