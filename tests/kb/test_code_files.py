@@ -192,28 +192,35 @@ def test_a_project_is_imported_as_its_code_and_config_with_its_junk_left_out(tmp
     assert skipped["web/vendor.min.js"].startswith("a minified file")
     assert skipped["web/bundle.js"].startswith("a generated or minified file")
 
-    # an identifier is found by its words however it is written: snake_case, camelCase, PascalCase
+    # an identifier is found by its words however it is written: snake_case, camelCase, PascalCase; small
+    # definitions side by side share a passage, whose heading names them
     found = {(Path(h.location).name, h.heading) for h in search(data_dir, "parse config", 10)}
-    assert {("store.py", "store.py > parse_config"), ("client.js", "client.js > parseConfig"),
-            ("server.go", "server.go > ParseConfig")} <= found
+    assert {("store.py", "store.py > parse_config"), ("client.js", "client.js > parseConfig, Poller"),
+            ("server.go", "server.go > ParseConfig, Server, Server.Serve")} <= found
     # a method says where it belongs, with the comment above it and its indentation kept
     load = search(data_dir, "damaged file kept aside", 1)[0]
     assert load.heading == "store.py > SettingsStore > load"
     assert load.text.startswith("    # Read once at start-up") and "\n        try:\n" in load.text
     serve = search(data_dir, "listener closes", 1)[0]
-    assert serve.heading == "server.go > Server.Serve" and serve.text.startswith("// Serve answers")
-    assert search(data_dir, "testpaths", 1)[0].heading == "pyproject.toml > tool.pytest.ini_options"
-    assert search(data_dir, "harbour latest image", 1)[0].heading == "compose.yaml > services"
-    assert search(data_dir, "ruff check", 1)[0].heading == "Makefile > lint"
+    assert serve.heading.endswith(", Server.Serve")
+    assert "\n// Serve answers until the listener closes.\nfunc (s *Server) Serve() error {\n" in serve.text
+    assert search(data_dir, "testpaths", 1)[0].heading == "pyproject.toml > project, tool.pytest.ini_options"
+    assert search(data_dir, "harbour latest image", 1)[0].heading == "compose.yaml > services, volumes"
+    assert search(data_dir, "ruff check", 1)[0].heading == "Makefile > test, lint"
     assert search(data_dir, "wheels", 1)[0].heading.startswith("Dockerfile > build")
 
 
 def test_a_class_that_fits_one_passage_stays_whole_and_a_long_one_is_cut_at_its_methods() -> None:
     doc = read_bytes(CLIENT_JS.encode(), "code", "client.js")
     chunks = chunk_document(doc, 1200)
-    poller = [c for c in chunks if c.heading.startswith("client.js > Poller")]
-    assert [c.heading for c in poller] == ["client.js > Poller"]
+    poller = [c for c in chunks if "Poller" in c.heading]
+    assert [c.heading for c in poller] == ["client.js > parseConfig, Poller"]  # two small ones side by side
     assert "constructor(every)" in poller[0].text and "start()" in poller[0].text
+    # in passages too small for two, each is alone, under its own name
+    chunks = chunk_document(doc, 200)
+    assert [c.heading for c in chunks if "Poller" in c.heading] == ["client.js > Poller"]
+    sections = chunk_document(read_bytes(PYPROJECT.encode(), "config", "pyproject.toml"), 100)
+    assert [c.heading for c in sections] == ["pyproject.toml > project", "pyproject.toml > tool.pytest.ini_options"]
 
     chunks = chunk_document(read_bytes(STORE_PY.encode(), "code", "store.py"), 600)
     headings = [c.heading for c in chunks]
@@ -253,3 +260,39 @@ def test_the_splitter_never_loses_or_repeats_a_line(text: str, language: str) ->
 def test_the_splitter_takes_brackets_nested_deep_and_never_closed(language: str) -> None:
     text = "def f():\n" + "(" * 5000 + "\n" + "    x = 1\n" * 3
     assert "".join(s.text for s in split_code(text, language)) == text
+
+
+UTIL_PY = '"""Small helpers."""\n\n' + "".join(f"def add_{n}(x):\n    return x + {n}\n\n\n" for n in range(20)) + (
+    "def report(rows):\n    \"\"\"A long one: alone in its passage.\"\"\"\n"
+    + "".join(f"    total_{n} = sum(row[{n}] for row in rows)\n" for n in range(12)) + "    return total_0\n")
+
+
+def test_small_definitions_side_by_side_share_a_passage_and_a_large_one_stays_alone() -> None:
+    chunks = chunk_document(read_bytes(UTIL_PY.encode(), "code", "util.py"), 1200)
+    assert [c.heading for c in chunks] == ["util.py > add_0, add_1, add_2, add_3, add_4, add_5, add_6, add_7, …",
+                                           "util.py > report"]
+    assert chunks[0].text.startswith('"""Small helpers."""\n\ndef add_0(x):\n    return x + 0\n\n\ndef add_1(x):')
+    assert all(f"def add_{n}(x):\n    return x + {n}" in chunks[0].text for n in range(20))
+    assert chunks[1].text.startswith("def report(rows):") and len(chunks[1].text) > 1200 * 0.25
+    # a passage holds no more than its size: twenty functions of ~40 characters in passages of 300
+    small = chunk_document(read_bytes(UTIL_PY.encode(), "code", "util.py"), 300)
+    assert len([c for c in small if "add_" in c.heading]) == 3
+    assert all(len(c.text) <= 300 for c in small if "add_" in c.heading)
+
+
+def _lines(text: str) -> list[str]:
+    return sorted(line.rstrip() for line in text.split("\n") if line.strip())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.lists(_PIECES, max_size=60).map("\n".join), language=st.sampled_from(LANGUAGES),
+       size=st.sampled_from([100, 300, 1200]))
+def test_passages_of_code_hold_each_line_of_the_file_once(text: str, language: str, size: int) -> None:
+    from tinyrag_desktop.kb.code_files import read_code
+
+    name = {"make": "Makefile", "docker": "Dockerfile", "text": "notes.txt"}.get(language) or {
+        "python": "a.py", "c": "a.c", "go": "a.go", "rust": "a.rs", "js": "a.js", "java": "A.java", "sh": "a.sh",
+        "ruby": "a.rb", "yaml": "a.yaml", "ini": "a.ini"}[language]
+    doc = read_code(text.encode(), name)
+    chunks = chunk_document(doc, size)
+    assert _lines("\n".join(c.text for c in chunks)) == _lines(text)

@@ -11,7 +11,7 @@ Identifiers are searchable by their words: ``parse_config`` is "parse" and "conf
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .code_split import split_code
 from .decoding import decode_text
@@ -79,24 +79,63 @@ def read_code(data: bytes, name: str) -> Document:
     return Document(name, "config" if language in ("ini", "yaml") else "code", tuple(blocks))
 
 
+# A top-level definition (or the file's own code between two) smaller than this share of a passage shares
+# one with the small ones beside it: a file of twenty one-line functions made twenty passages of a line.
+SMALL_SHARE = 0.25
+# The names of the definitions sharing a passage make its heading ("util.py > clamp, lerp") up to this long.
+_NAMES_SAID = 60
+
+
 def code_blocks(blocks: Iterable[Block], size: int) -> list[Block]:
     """``blocks`` of a code document with each top-level definition that fits in ``size`` characters as
-    one block under its own heading: a small class is one passage, not one per method."""
+    one block under its own heading (a small class is one passage, not one per method), and small
+    definitions side by side as one block, under a heading that names them (see SMALL_SHARE)."""
     out: list[Block] = []
-    group: list[Block] = []
+    small: list[tuple[str, str]] = []  # (name, text) of the small definitions waiting to share a passage
 
-    def close() -> None:
+    def put_small() -> None:
+        if small:
+            out.append(Block("heading", _names([name for name, _ in small]), 1))
+            out.append(Block("code", "".join(text for _, text in small)))
+            small.clear()
+
+    for group in _top_level(blocks):
         text = "".join(b.text for b in group if b.kind == "code")
-        if group and len(text) <= size and any(b.kind == "heading" and b.level > 1 for b in group):
-            out.append(group[0])
-            out.append(Block("code", text))
+        name = group[0].text if group[0].kind == "heading" else ""
+        if len(text) < size * SMALL_SHARE:
+            if sum(len(t) for _, t in small) + len(text) > size:
+                put_small()
+            small.append((name, text))
+            continue
+        put_small()
+        if len(text) <= size and any(b.kind == "heading" and b.level > 1 for b in group):
+            out += [group[0], Block("code", text)]
         else:
-            out.extend(group)
-        group.clear()
-
-    for block in blocks:
-        if block.kind == "heading" and block.level == 1:
-            close()
-        group.append(block)
-    close()
+            out += group
+    put_small()
     return out
+
+
+def _top_level(blocks: Iterable[Block]) -> Iterator[list[Block]]:
+    """``blocks`` in groups, each a top-level definition's (its heading first) or the file's own code."""
+    group: list[Block] = []
+    for block in blocks:
+        if block.kind == "heading" and block.level == 1 and group:
+            yield group
+            group = []
+        group.append(block)
+    if group:
+        yield group
+
+
+def _names(names: list[str]) -> str:
+    """The heading of definitions sharing a passage: their names, as many as _NAMES_SAID leaves room for
+    ("clamp, lerp, …"); "" (the file's own level) for the file's own code alone."""
+    names = list(dict.fromkeys(name for name in names if name))  # a class's closing lines name it again
+    said = ""
+    for n, name in enumerate(names):
+        joined = f"{said}, {name}" if said else name
+        if n and len(joined) > _NAMES_SAID:
+            return f"{said}, …"
+        said = joined
+    return said
