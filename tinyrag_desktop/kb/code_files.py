@@ -45,6 +45,12 @@ def code_kind(name: str) -> str | None:
     return "config" if language in ("ini", "yaml") else "code"
 
 
+def is_code_location(location: str) -> bool:
+    """Whether the source at ``location`` (a path, or an address ending in a file's name) is a program or a
+    configuration file: its passages are shown in the code font, their indentation lined up."""
+    return code_kind(Path(location).name) is not None
+
+
 def code_language(name: str) -> str | None:
     """The language (a key of code_split's finders) of the program or configuration file ``name``, or None."""
     suffix = Path(name).suffix.lower()

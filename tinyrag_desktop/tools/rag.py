@@ -18,6 +18,7 @@ import httpx
 
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
+from ..kb.code_files import is_code_location
 from ..kb.embed import query_vector
 from ..kb.query_words import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
@@ -108,6 +109,18 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
 
 # A passage's head as format_hits writes it: "[2] Heading" then "Source: Title (location)".
 _HEAD = re.compile(r"^\[(\d{1,3})\] [^\n]*\nSource: ([^\n]*)$", re.M)
+
+
+def code_pieces(result: str) -> list[tuple[str, bool]]:
+    """A ``rag_knowledge`` result (format_hits') in pieces, each with whether it is the text of a passage
+    from a program or configuration file, which the window shows in the code font; a passage's head is not.
+    Its "Source:" line ends in "(location)": a location with ")" in it ("a (1).py") still ends in its name."""
+    pieces, pos, code = [], 0, False
+    for match in _HEAD.finditer(result):
+        pieces += [(result[pos:match.start()], code), (match.group(0), False)]
+        pos, code = match.end(), is_code_location(match.group(2)[:-1]) if match.group(2).endswith(")") else False
+    pieces.append((result[pos:], code))
+    return [(text, code) for text, code in pieces if text]
 
 
 def cited_numbers(result: str, locations: Sequence[str]) -> dict[str, tuple[int, ...]]:

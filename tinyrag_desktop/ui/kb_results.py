@@ -9,7 +9,9 @@ from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QBrush, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from ..kb.code_files import is_code_location
 from ..kb.excerpt import preview
+from .markdown_render import MONO_FAMILY
 
 # preview is kb's (kb search shows passages the same way), offered here as before
 __all__ = ["ANCHOR_ROLE", "HitDelegate", "preview", "shown_heading", "syntax_note"]
@@ -37,7 +39,11 @@ class HitDelegate(QStyledItemDelegate):
         # Each part, and each line of the passage, a paragraph of its own, laid out in its own direction: as
         # lines of one paragraph, an English passage under a Hebrew heading ran right to left (".Hebrew and
         # Arabic title forklift text"). A location is a path or an address: left to right.
-        lines = "".join(f"<p style='{_TIGHT}'>{html.escape(line)}</p>" for line in passage.split("\n"))
+        # A program's lines in the code blocks' font, their indents kept: a passage of code lines up.
+        code = is_code_location(str(index.data(Qt.ItemDataRole.UserRole) or ""))
+        opening = f"<p dir='ltr' style=\"{_TIGHT} white-space:pre-wrap; font-family:{MONO_FAMILY}\">" if code else (
+            f"<p style='{_TIGHT}'>")
+        lines = "".join(f"{opening}{html.escape(line)}</p>" for line in passage.split("\n"))
         document.setHtml(f"<p style='{_TIGHT}'><b>{html.escape(heading)}</b></p><p dir='ltr' style='{_TIGHT} "
                          f"color:{muted}; font-size:small'>{html.escape(location)}</p>{lines}")
         document.setTextWidth(max(option.rect.width(), 120))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLineEdit, QListWidget,
 
 from ..hidden_text import shown_name
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
+from ..kb.code_files import is_code_location
 from ..kb.embed import query_vector
 from ..settings import Settings
 from .access import announce, caret_placed
@@ -131,7 +132,7 @@ class SearchTabMixin:
         for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
             item = QListWidgetItem(f"[{n}] {shown_name(shown_heading(hit.heading, hit.title))}\n"
                                    f"{shown_name(hit.location)}\n"
-                                   f"{preview(hit.text, words=words)}")
+                                   f"{preview(hit.text, words=words, keep_lines=is_code_location(hit.location))}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(plain_tip(hit.text[:2000]))

@@ -246,7 +246,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
             # or string (on the <pre>: on the table, Qt also turned the paragraph after it left to right).
             # white-space:pre: a code line is never wrapped; a block wider than the answer scrolls sideways
             # (MarkdownSegment). Wrapped at the answer's edge, a line broke at any letter.
-            f'<pre dir="ltr" style="margin:0; white-space:pre; font-family:{_MONO}">{coloured}</pre>'
+            f'<pre dir="ltr" style="margin:0; white-space:pre; font-family:{MONO_FAMILY}">{coloured}</pre>'
             f"</td></tr>{_run_row(run, palette) if run else ''}</table>"
         )
 
@@ -559,7 +559,7 @@ def _joins_previous(before: str, char: str) -> bool:
             or "\U0001f3fb" <= char <= "\U0001f3ff")  # a skin-tone modifier
 
 
-_MONO = "'DejaVu Sans Mono',monospace"
+MONO_FAMILY = "'DejaVu Sans Mono',monospace"  # code blocks' font: also code passages' (kb_results)
 
 
 def _run_row(run: RunView, palette: Palette) -> str:
@@ -585,7 +585,7 @@ def _run_row(run: RunView, palette: Palette) -> str:
         text = "\n".join(parts)
         if not text and not run.running:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
-    pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
+    pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{MONO_FAMILY}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")

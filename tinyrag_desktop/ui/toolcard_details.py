@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 from PySide6.QtCore import QSize, QSizeF, Qt, QUrl
 from PySide6.QtGui import QFont, QFontMetricsF, QPalette, QTextCursor, QTextDocument, QTextOption
@@ -11,8 +12,10 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 from ..hidden_text import marked
 from ..tool_words import result_words, split_advice, tool_title, writing_call_words
 from ..tools.nanogo_tool import output_heading
+from ..tools.rag import code_pieces
 from .access import expanded_changed
 from .focus_ring import FocusRing
+from .markdown_render import MONO_FAMILY
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
@@ -64,21 +67,36 @@ def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
     return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
 
 
-def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False) -> str:
+# A result's pieces, each with whether it is code (see _lines): a search's passages of programs are.
+_PIECES = {"rag_knowledge": code_pieces}
+
+
+def _set(text: str, mono: bool, pieces: Callable[[str], list[tuple[str, bool]]] | None = None) -> str:
+    """``text`` as HTML, its lines and spaces kept; ``mono``: in the code type; ``pieces`` say which parts of
+    it are code: a program's passage in the font of an answer's code blocks, its indentation lined up."""
+    if pieces is not None:
+        return "".join(f"<span style=\"white-space:pre-wrap; font-family:{MONO_FAMILY}\">{html.escape(piece)}</span>"
+                       if code else _set(piece, False) for piece, code in pieces(text))
+    pre = "<code style='white-space:pre-wrap'>{}</code>" if mono else "<span style='white-space:pre-wrap'>{}</span>"
+    return pre.format(html.escape(text))
+
+
+def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False,
+           pieces: Callable[[str], list[tuple[str, bool]]] | None = None) -> str:
     """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
     _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
     tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
     a third from the start and the rest from the end, for a command, whose end (its error, its summary)
-    is what matters most. ``mono``: in the code type, as a program's output lines up (columns, tables)."""
+    is what matters most. ``mono``: in the code type, as a program's output lines up (columns, tables);
+    ``pieces``: some parts of it are (see _set)."""
     esc = html.escape
-    pre = "<code style='white-space:pre-wrap'>{}</code>" if mono else "<span style='white-space:pre-wrap'>{}</span>"
     shown = _cut(text, _RESULT_SHOWN, _LINES_SHOWN)
     if len(shown) < len(text) and end_too:
         head = _cut(text, _RESULT_SHOWN // 3, _LINES_SHOWN // 3)
         end = _cut(text[len(head):], _RESULT_SHOWN - len(head), _LINES_SHOWN - _LINES_SHOWN // 3, from_end=True)
         more = len(text) - len(head) - len(end)
-        body = (pre.format(esc(head.rstrip("\n"))) + f"<br><i>… {more:,} more characters</i><br>"
-                + pre.format(esc(end.lstrip("\n"))))
+        body = (_set(head.rstrip("\n"), mono) + f"<br><i>… {more:,} more characters</i><br>"
+                + _set(end.lstrip("\n"), mono))
         return _section(heading, body, direction)
     more = len(text) - len(shown)
     tail = ""
@@ -86,7 +104,7 @@ def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = Fals
         note = _closing_note(text)
         tail = (f"<p style='margin-top:0'><i>… {more:,} more characters"
                 f"{esc(' ' + note) if note and note not in shown else ''}</i></p>")
-    return _section(heading, pre.format(esc(shown)), direction) + tail
+    return _section(heading, _set(shown, mono, pieces), direction) + tail
 
 
 def _code_font(base: QFont) -> QFont:
@@ -324,7 +342,7 @@ class DetailsMixin:
                 out.append(_lines(output_heading(self._error), self._printed(), mono=True))
         elif self._result:
             out.append(_lines("Result", result_words(self._tool, self._result), end_too=self._tool == "shell",
-                              mono=self._tool in _PROGRAM_TOOLS))
+                              mono=self._tool in _PROGRAM_TOOLS, pieces=_PIECES.get(self._tool)))
         elif self._phase == "running" and self.printed_so_far():
             # what it printed until now, cut as a finished command's output is: its start and its latest lines
             out.append(_lines(_SO_FAR, self.printed_so_far(), end_too=True, mono=True))
