@@ -85,3 +85,17 @@ def test_the_search_tabs_code_passage_is_in_the_code_font_with_its_indentation(q
         assert not _fixed_at(delegate._document(option, panel.results.indexFromItem(notes)), "loads its values")
     finally:
         panel.shutdown()
+
+
+def test_the_panels_import_summary_says_how_many_secrets_were_hidden(qtbot, tmp_path) -> None:
+    config = tmp_path / "app.ini"
+    config.write_text("[database]\nhost = db.internal\npassword = hunter2\n", encoding="utf-8")
+    panel = KnowledgePanel(tmp_path / "data", lambda: defaults())
+    qtbot.add_widget(panel)
+    try:
+        with qtbot.waitSignal(panel.importFinished, timeout=30_000):
+            panel.import_items([str(config)])
+        qtbot.waitUntil(lambda: "hidden" in panel.status_label.text())
+        assert "1 added (1 passage), 1 password or key hidden (stored as ***)" in panel.status_label.text()
+    finally:
+        panel.shutdown()

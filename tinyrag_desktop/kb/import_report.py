@@ -122,8 +122,8 @@ class ImportReport:
         return ", ".join(parts) + stored + (f", {self._hidden_words('{}')}" if self.hidden else "") + self._endings("{}")
 
     def _hidden_words(self, number: str) -> str:
-        return (f"{number.format(self.hidden)} password{'' if self.hidden == 1 else 's'} or keys hidden "
-                "(stored as ***)")
+        one = self.hidden == 1
+        return f"{number.format(self.hidden)} {'password or key' if one else 'passwords or keys'} hidden (stored as ***)"
 
     def _endings(self, number: str, notes: bool = True) -> str:
         """What follows the counts: the notes (not for the window, which lists them beneath, as it lists

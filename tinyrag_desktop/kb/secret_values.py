@@ -41,8 +41,10 @@ _QUOTED = r"(?P<pre>[rRbBuU]{0,2})(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*
 _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[ \t]*$|[ \t]+[#;])"
 _ASSIGNMENT = {bare: re.compile(f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})", re.I | re.M)
                for bare in (False, True)}
-# What can be in a line that assigns a secret: looked for first, as most lines hold none of it.
-_SECRET_WORD = re.compile(r"passw|secret|token|api.?key|access.?key|private.?key|credential", re.I)
+# What can be in a line that assigns a secret: looked for first, in the text in lower case (ten times as fast
+# as re.I), as most lines hold none of it.
+_SECRET_WORD = re.compile(r"passw|secret|token|api.?key|access.?key|private.?key|credential")
+_SECRET_WORD_ANY_CASE = re.compile(_SECRET_WORD.pattern, re.I)
 # A value that is no secret but where one is: a reference, a placeholder, a switch.
 _NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|(?:true|false|yes|no|on|off|null|none|nil|undefined)$)", re.I)
 _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY"
@@ -63,9 +65,13 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
         if masked != text:
             hidden += masked.count(f":{MASK}@") - text.count(f":{MASK}@")
             text = masked
-    if not _SECRET_WORD.search(text):
-        return text, hidden
-    count = 0
+    return _without_assignments(text, _ASSIGNMENT[unquoted], hidden)
+
+
+def _without_assignments(text: str, assignment: re.Pattern[str], hidden: int) -> tuple[str, int]:
+    """``text`` with the values ``assignment`` finds hidden, and ``hidden`` plus their number. Only the lines
+    that hold a secret's word are looked at: over all of a 23 MB JSON file, the pattern took 5 s."""
+    count = hidden
 
     def masked(match: re.Match[str]) -> str:
         nonlocal count
@@ -76,8 +82,20 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
         start, end = match.span("qv" if match.group("q") else "bv")
         return match.group(0)[:start - match.start()] + MASK + match.group(0)[end - match.start():]
 
-    text = _ASSIGNMENT[unquoted].sub(masked, text)
-    return text, hidden + count
+    lower = text.lower()
+    # a letter whose lower case is longer ("İ") would move the places found: then the text as it is
+    words, haystack = (_SECRET_WORD, lower) if len(lower) == len(text) else (_SECRET_WORD_ANY_CASE, text)
+    parts, pos = [], 0
+    while found := words.search(haystack, pos):
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        end = len(text) if end < 0 else end
+        parts += [text[pos:start], assignment.sub(masked, text[start:end])]
+        pos = end
+    if not parts:
+        return text, count
+    parts.append(text[pos:])
+    return "".join(parts), count
 
 
 def document_without_secrets(doc: Document, language: str = "") -> Document:
