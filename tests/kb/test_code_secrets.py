@@ -31,7 +31,8 @@ PROJECT = {
     "client.js": 'const githubToken = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";\nconst tokens = [];\n',
     "hooks.json": '{"webhook": {"url": "https://example.org/hook", "token": "hook-token-9f8e7d"}, "retries": 3}\n',
     "db.json": '{"users": [{"name": "ann", "password": "pa55word-in-json"}]}\n',
-    "README.md": "# App\n\nThe password must be 8 characters. In `app.ini` write:\n\n```ini\npassword = changeme\n```\n",
+    "README.md": ("# App\n\nThe password must be 8 characters. In `app.ini` write:\n\n"
+                  "```ini\npassword = changeme\n```\n"),
 }
 
 

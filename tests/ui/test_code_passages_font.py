@@ -17,7 +17,8 @@ from tinyrag_desktop.tools.rag import format_hits
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-STORE_PY = ("class SettingsStore:\n    def load(self):\n        try:\n            self.values = json.loads(self.path.read_text())\n"
+STORE_PY = ("class SettingsStore:\n    def load(self):\n        try:\n"
+            "            self.values = json.loads(self.path.read_text())\n"
             "        except ValueError:\n            self.values = {}\n        return self.values\n")
 NOTES_MD = "# Settings\n\nThe settings store loads its values at start-up.\n"
 

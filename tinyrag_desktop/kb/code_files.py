@@ -87,7 +87,7 @@ def read_code(data: bytes, name: str) -> Document:
 
 # A top-level definition (or the file's own code between two) smaller than this share of a passage shares
 # one with the small ones beside it: a file of twenty one-line functions made twenty passages of a line.
-SMALL_SHARE = 0.25
+_SMALL_SHARE = 0.25
 # The names of the definitions sharing a passage make its heading ("util.py > clamp, lerp") up to this long.
 _NAMES_SAID = 60
 
@@ -95,7 +95,7 @@ _NAMES_SAID = 60
 def code_blocks(blocks: Iterable[Block], size: int) -> list[Block]:
     """``blocks`` of a code document with each top-level definition that fits in ``size`` characters as
     one block under its own heading (a small class is one passage, not one per method), and small
-    definitions side by side as one block, under a heading that names them (see SMALL_SHARE)."""
+    definitions side by side as one block, under a heading that names them (see _SMALL_SHARE)."""
     out: list[Block] = []
     small: list[tuple[str, str]] = []  # (name, text) of the small definitions waiting to share a passage
 
@@ -108,7 +108,7 @@ def code_blocks(blocks: Iterable[Block], size: int) -> list[Block]:
     for group in _top_level(blocks):
         text = "".join(b.text for b in group if b.kind == "code")
         name = group[0].text if group[0].kind == "heading" else ""
-        if len(text) < size * SMALL_SHARE:
+        if len(text) < size * _SMALL_SHARE:
             if sum(len(t) for _, t in small) + len(text) > size:
                 put_small()
             small.append((name, text))

@@ -119,11 +119,12 @@ class ImportReport:
             parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
         stored = f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)"
-        return ", ".join(parts) + stored + (f", {self._hidden_words('{}')}" if self.hidden else "") + self._endings("{}")
+        hidden = f", {self._hidden_words('{}')}" if self.hidden else ""
+        return ", ".join(parts) + stored + hidden + self._endings("{}")
 
     def _hidden_words(self, number: str) -> str:
-        one = self.hidden == 1
-        return f"{number.format(self.hidden)} {'password or key' if one else 'passwords or keys'} hidden (stored as ***)"
+        what = "password or key" if self.hidden == 1 else "passwords or keys"
+        return f"{number.format(self.hidden)} {what} hidden (stored as ***)"
 
     def _endings(self, number: str, notes: bool = True) -> str:
         """What follows the counts: the notes (not for the window, which lists them beneath, as it lists

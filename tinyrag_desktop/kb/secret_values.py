@@ -36,7 +36,7 @@ _KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?:[A-Za-z_][\w.\-\[\]]*?)?"
         r"(?:password|passwd|secret|secret[_.\-]?key|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key"
         r"|credentials?)(?P=kq)")
 _SEP = r"[ \t]*(?:=>|:=|=(?!=)|:(?![:=]))[ \t]*"
-_QUOTED = r"(?P<pre>[rRbBuU]{0,2})(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+_QUOTED = r"[rRbBuU]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"
 _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[ \t]*$|[ \t]+[#;])"
 _ASSIGNMENT = {bare: re.compile(f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})", re.I | re.M)
@@ -112,4 +112,3 @@ def document_without_secrets(doc: Document, language: str = "") -> Document:
         blocks.append(replace(block, text=text) if count else block)
         hidden += count
     return replace(doc, blocks=tuple(blocks), hidden=doc.hidden + hidden) if hidden else doc
-

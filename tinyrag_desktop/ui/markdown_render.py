@@ -585,7 +585,8 @@ def _run_row(run: RunView, palette: Palette) -> str:
         text = "\n".join(parts)
         if not text and not run.running:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
-    pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{MONO_FAMILY}">{text}</pre>' if text else ""
+    pre = (f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{MONO_FAMILY}">{text}</pre>'
+           if text else "")
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")

@@ -67,11 +67,11 @@ def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
     return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
 
 
-# A result's pieces, each with whether it is code (see _lines): a search's passages of programs are.
-_PIECES = {"rag_knowledge": code_pieces}
+# What cuts a text into pieces, each with whether it is code (tools.rag.code_pieces).
+_Pieces = Callable[[str], list[tuple[str, bool]]]
 
 
-def _set(text: str, mono: bool, pieces: Callable[[str], list[tuple[str, bool]]] | None = None) -> str:
+def _set(text: str, mono: bool, pieces: _Pieces | None = None) -> str:
     """``text`` as HTML, its lines and spaces kept; ``mono``: in the code type; ``pieces`` say which parts of
     it are code: a program's passage in the font of an answer's code blocks, its indentation lined up."""
     if pieces is not None:
@@ -82,7 +82,7 @@ def _set(text: str, mono: bool, pieces: Callable[[str], list[tuple[str, bool]]] 
 
 
 def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False,
-           pieces: Callable[[str], list[tuple[str, bool]]] | None = None) -> str:
+           pieces: _Pieces | None = None) -> str:
     """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
     _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
     tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
@@ -342,7 +342,7 @@ class DetailsMixin:
                 out.append(_lines(output_heading(self._error), self._printed(), mono=True))
         elif self._result:
             out.append(_lines("Result", result_words(self._tool, self._result), end_too=self._tool == "shell",
-                              mono=self._tool in _PROGRAM_TOOLS, pieces=_PIECES.get(self._tool)))
+                              mono=self._tool in _PROGRAM_TOOLS, pieces=code_pieces if self._tool == "rag_knowledge" else None))
         elif self._phase == "running" and self.printed_so_far():
             # what it printed until now, cut as a finished command's output is: its start and its latest lines
             out.append(_lines(_SO_FAR, self.printed_so_far(), end_too=True, mono=True))
