@@ -130,6 +130,7 @@ def test_what_is_no_secret_stays_as_written(text: str) -> None:
     ('apiKey := "sk-1234"\n', 'apiKey := "***"\n'),
     (":private_key => 'abcdef'\n", ":private_key => '***'\n"),
     ("credentials = oauth:hunter2\n", "credentials = ***\n"),
+    ("db: {user: ann, password: hunter2}\n", "db: {user: ann, password: ***}\n"),
 ])
 def test_a_secret_assigned_in_the_usual_ways_is_hidden(text: str, hidden: str) -> None:
     assert hide_secrets(text, unquoted=True) == (hidden, 1)

@@ -37,8 +37,9 @@ _KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?:[A-Za-z_][\w.\-\[\]]*?)?"
         r"|credentials?)(?P=kq)")
 _SEP = r"[ \t]*(?:=>|:=|=(?!=)|:(?![:=]))[ \t]*"
 _QUOTED = r"[rRbBuU]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
-# One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"
-_BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[ \t]*$|[ \t]+[#;])"
+# One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
+# a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}").
+_BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])"
 _ASSIGNMENT = {bare: re.compile(f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})", re.I | re.M)
                for bare in (False, True)}
 # What can be in a line that assigns a secret: looked for first, in the text in lower case (ten times as fast
