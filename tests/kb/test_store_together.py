@@ -83,10 +83,10 @@ def test_a_source_that_cannot_be_stored_fails_alone_and_leaves_nothing_of_itself
     (notes / "note004.md").write_text("# Note 4\n\nThe poisoned note. " * 20, encoding="utf-8")
     index_form = store_module.index_form
 
-    def failing(text: str) -> str:  # fails after the note's chunks are written, before its index entries are
-        if "poisoned" in text:
+    def failing(text: str, kind: str = "") -> str:  # fails after the note's chunks are written, before its
+        if "poisoned" in text:  # index entries are
             raise ValueError("cannot index this")
-        return index_form(text)
+        return index_form(text, kind)
 
     monkeypatch.setattr(store_module, "index_form", failing)
     with open_store(data_dir) as kb:
