@@ -246,10 +246,12 @@ class SourcesModel(QAbstractTableModel):
         rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
 
 
-TITLES_LEAST = 5 / 12  # of the list: the titles keep this much (or all their longest needs) before a column goes
-# The narrow columns a narrow list leaves out, first to last; the column sorted by goes last of all (its arrow
-# says the order). Vectors stays longest: its "no" is what Re-import is for. What a row leaves out is in its
-# title's tooltip.
+# The titles keep this much of the list, and room for TITLE_LETTERS letters at least (or all their longest needs),
+# before a column is left out: at 5/12, a 384-px dock left Passages out beside one long title.
+TITLES_LEAST, TITLE_LETTERS = 3 / 8, 16
+# The narrow columns a narrow list leaves out, first to last; never the column sorted by (its arrow says the
+# order). Vectors stays longest: its "no" is what Re-import is for. What a row leaves out is in its title's
+# tooltip.
 LEFT_OUT_FIRST = (2, 1, 3, 4)  # Passages, Type, Imported, Vectors
 
 
@@ -290,9 +292,10 @@ class SortedHeader(QHeaderView):
         width = view.viewport().width()
         if not isinstance(view, SourcesView) or width <= 0 or not view.model() or not view.model().rowCount():
             return set()
-        titles = min(int(width * TITLES_LEAST), max(view.widest_title(), self.sectionSizeFromContents(0).width()))
+        least = max(int(width * TITLES_LEAST), view.fontMetrics().averageCharWidth() * TITLE_LETTERS)
+        titles = min(least, max(view.widest_title(), self.sectionSizeFromContents(0).width()))
         sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
-        order = [c for c in LEFT_OUT_FIRST if c in offered and c != sorted_by] + [c for c in offered if c == sorted_by]
+        order = [column for column in LEFT_OUT_FIRST if column in offered and column != sorted_by]
         needs = {column: self.room(column) for column in offered}
         out: set[int] = set()
         for column in order:
