@@ -454,7 +454,8 @@ class Importer(ImportReadingMixin):
             return ""
         if existing is None:
             return ""
-        return f" (the version imported {_local_day(existing.imported_at)} stays in the knowledge base)"
+        # after a semicolon: most reasons end in their own brackets ("(connection refused) (the version …)")
+        return f"; the version imported {_local_day(existing.imported_at)} stays in the knowledge base"
 
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self._marker is not None:
