@@ -111,6 +111,7 @@ def test_a_titles_tooltip_says_what_the_left_out_columns_would(qtbot, make_panel
     assert title == view.model().index(0, 0).data()
     assert about.startswith("Markdown · 12 passages · imported ")
     assert location.endswith(".txt")
+    assert view.model().index(0, 0).data(Qt.ItemDataRole.AccessibleDescriptionRole) == about  # a screen reader's
 
 
 def test_a_titles_tooltip_says_when_it_has_no_vectors(qtbot, make_panel, data_dir):

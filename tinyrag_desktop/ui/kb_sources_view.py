@@ -73,7 +73,7 @@ class SourcesModel(QAbstractTableModel):
 
     # "Passages", as every import's summary and the Search tab call them ("Chunks" was the code's word).
     HEADERS = ("Title", "Type", "Passages", "Imported", "Vectors")
-    # Whole in a tooltip: a narrow dock cuts the names short ("Pass…") before it cuts the titles.
+    # What each column says, in its name's tooltip.
     HEADER_TIPS = ("Title", "Type", "Passages: how many passages the source was cut into for searching",
                    "Imported: when the source was imported", "Vectors: whether search by meaning finds the "
                    "source (“no”: select it and Re-import to embed it)")
@@ -188,16 +188,12 @@ class SourcesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.AccessibleTextRole and column:
             # a cell as a screen reader says it: "Passages: 1", not a bare "1" (nor "15:59" for Imported)
             return f"{self.HEADERS[column]}: {self.data(index, Qt.ItemDataRole.DisplayRole)}"
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and column == 0:
+            return self._about(source)  # said of the title: a narrow list leaves the cells saying it out
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
-                # a page's title can hold <img src=…>, a file's name a right-to-left override. With the row's
-                # other cells: a narrow list leaves some of its columns out (SortedHeader.left_out).
-                count = source.chunk_count
-                about = (f"{type_name(source.type)} · {count:,} passage{'' if count == 1 else 's'} · imported "
-                         f"{local_time(source.imported_at)}")
-                if source.id in self._unembedded:
-                    about += f" · {self.NO_VECTORS} vectors: select it and Re-import to embed it"
-                return plain_tip(f"{shown_name(source.title)}\n{about}\n{shown_name(source.location)}")
+                # a page's title can hold <img src=…>, a file's name a right-to-left override
+                return plain_tip(f"{shown_name(source.title)}\n{self._about(source)}\n{shown_name(source.location)}")
             if column == 3:
                 return f"Imported {local_time(source.imported_at)}"
             if column == 4 and source.id in self._unembedded:
@@ -211,6 +207,16 @@ class SourcesModel(QAbstractTableModel):
         if role == LOCATION_ROLE:
             return source.location
         return None
+
+    def _about(self, source: SourceInfo) -> str:
+        """What the row's other cells say ("Markdown · 12 passages · imported 2026-12-05 00:22"), for its
+        title's tooltip: a narrow list leaves some of its columns out (SortedHeader.left_out)."""
+        count = source.chunk_count
+        about = (f"{type_name(source.type)} · {count:,} passage{'' if count == 1 else 's'} · imported "
+                 f"{local_time(source.imported_at)}")
+        if source.id in self._unembedded:
+            about += f" · {self.NO_VECTORS} vectors: select it and Re-import to embed it"
+        return about
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if (column, order) == self._sort:
