@@ -86,10 +86,13 @@ def test_every_name_is_whole_and_the_titles_keep_their_room(qtbot, make_panel, d
             assert header.sectionSize(column) >= view.sizeHintForColumn(column)  # its cells whole too
     assert not view.horizontalScrollBar().isVisible()  # nothing runs off the list's edge
     assert header.sectionSize(0) >= min(view.widest_title(), int(view.viewport().width() * TITLES_LEAST))
-    assert header.sortIndicatorSection() in shown  # the arrow says the order
+    if not text_size:  # the arrow says the order (at 18 pt, below 900 px, the titles alone: see left_out)
+        assert header.sortIndicatorSection() in shown
+    if 3 not in shown:
+        assert header.sectionSize(0) == view.viewport().width()
     offered = [1, 2, 3, 4] if embed_model else [1, 2, 3]
-    left_out = [column for column in offered if column not in shown]
-    assert set(left_out) == set([2, 1, 4][:len(left_out)])  # Passages first, then Type, then Vectors
+    left_out = {column for column in offered if column not in shown} - {3}  # (Imported: sorted by)
+    assert left_out == set([2, 1, 4][:len(left_out)])  # Passages first, then Type, then Vectors
     if width == 900 and not text_size:
         assert not left_out
 

@@ -255,9 +255,9 @@ class SourcesModel(QAbstractTableModel):
 # The titles keep this much of the list, and room for TITLE_LETTERS letters at least (or all their longest needs),
 # before a column is left out: at 5/12, a 384-px dock left Passages out beside one long title.
 TITLES_LEAST, TITLE_LETTERS = 3 / 8, 16
-# The narrow columns a narrow list leaves out, first to last; never the column sorted by (its arrow says the
-# order). Vectors stays longest: its "no" is what Re-import is for. What a row leaves out is in its title's
-# tooltip.
+# The narrow columns a narrow list leaves out, first to last; the column sorted by (its arrow says the order) only
+# as a last resort (see left_out). Vectors stays longest: its "no" is what Re-import is for. What a row leaves out
+# is in its title's tooltip.
 LEFT_OUT_FIRST = (2, 1, 3, 4)  # Passages, Type, Imported, Vectors
 
 
@@ -298,16 +298,20 @@ class SortedHeader(QHeaderView):
         width = view.viewport().width()
         if not isinstance(view, SourcesView) or width <= 0 or not view.model() or not view.model().rowCount():
             return set()
-        least = max(int(width * TITLES_LEAST), view.fontMetrics().averageCharWidth() * TITLE_LETTERS)
-        titles = min(least, max(view.widest_title(), self.sectionSizeFromContents(0).width()))
+        widest = max(view.widest_title(), self.sectionSizeFromContents(0).width())
+        letters = min(widest, view.fontMetrics().averageCharWidth() * TITLE_LETTERS)
+        titles = min(widest, max(int(width * TITLES_LEAST), letters))
         sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
-        order = [column for column in LEFT_OUT_FIRST if column in offered and column != sorted_by]
         needs = {column: self.room(column) for column in offered}
         out: set[int] = set()
-        for column in order:
+        for column in [column for column in LEFT_OUT_FIRST if column in offered and column != sorted_by]:
             if titles + sum(need for c, need in needs.items() if c not in out) <= width:
                 break
             out.add(column)
+        # The column sorted by goes only for the titles' TITLE_LETTERS: at 18 pt in the narrowest dock, its name
+        # and arrow took 144 px beside "00:43", and the titles read "Pyth… New".
+        if sorted_by in needs and letters + sum(need for c, need in needs.items() if c not in out) > width:
+            out.add(sorted_by)
         return out
 
 
