@@ -55,5 +55,5 @@ def test_a_source_that_cannot_be_read_again_names_the_local_day_it_was_imported(
     note, data = _imported_in_the_evening_utc(tmp_path, capsys)
     note.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)  # no longer text
     code, _, err = run_main(capsys, "add", str(note), "--data-dir", str(data))
-    # "(the version imported 2026-11-30 stays …)": the day in UTC, the evening before the morning in Tokyo
-    assert "(the version imported 2026-12-01 stays in the knowledge base)" in err
+    # "the version imported 2026-11-30 stays …": the day in UTC, the evening before the morning in Tokyo
+    assert "; the version imported 2026-12-01 stays in the knowledge base" in err

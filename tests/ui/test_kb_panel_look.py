@@ -39,12 +39,12 @@ def test_column_names_are_whole_beside_short_titles(panel_window, qloop):
     for width in (1200, 800):
         win.resize(width, 600)
         qloop.run(wait_until(lambda: win.width() == width and view.viewport().width() > 0))
-        header.forget_fit()
         header.resizeSections()
         for column in range(1, header.count()):
-            if not header.isSectionHidden(column):
+            if column != 4:  # Vectors: no embedding model set
+                assert not header.isSectionHidden(column)  # short titles leave room for every column
                 name = str(view.model().headerData(column, header.orientation()))
-                whole = header._label_size(column).width()
+                whole = header.sectionSizeFromContents(column).width()
                 assert header.sectionSize(column) >= whole, (width, name, header.sectionSize(column), whole)
         assert header.sectionSize(0) >= view.widest_title()  # and every title whole too
 

@@ -10,6 +10,7 @@
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   ├── NoText          readable, but holds nothing to index (a page that is only navigation)
+    │   ├── FolderGone      the folder a file was found in is gone (deleted, a drive removed): said once
     │   └── LeftOut         in a folder, skipped as expected of some files there; named by itself, failed
     │       └── BlockedPage a page whose text stands behind JavaScript or a sign-in (see walls.py)
     ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
@@ -65,6 +66,15 @@ class UnsupportedFile(ReadError):
 
 class NoText(ReadError):
     """The file was read but holds no text worth indexing; imports list it as skipped, not failed."""
+
+
+class FolderGone(ReadError):
+    """The folder a file was found in is no longer there (deleted, a drive removed, a network share dropped),
+    so none of the files still to read in it can be: the import says so once, for the folder."""
+
+    def __init__(self, folder: str) -> None:
+        super().__init__(f"the folder {folder} is gone")
+        self.folder = folder
 
 
 class LeftOut(ReadError):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .chunking import chunk_document
-from .errors import Cancelled, FetchError, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
+from .errors import Cancelled, FetchError, FolderGone, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
 from .import_items import (
     ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8,
 )
@@ -182,13 +182,14 @@ def _gone(item: ImportItem, path: Path) -> ReadError:
     """Why ``item``'s file, which is not there, is not imported. One found in a folder was deleted since the
     folder was looked at (an editor's or a build's short-lived file): skipped, as it would be had it been
     gone before; the import "failed" it with "no such file or folder", a file the user never named. When its
-    folder is gone too (a USB stick pulled, a network share dropped), it fails, naming the folder: skipped,
-    every file not yet read was, and the import of a folder that was not read seemed to succeed."""
+    folder is gone too (a USB stick pulled, a network share dropped), the folder fails (the highest one gone),
+    once for all its files: skipped, every file not yet read was, and the import of a folder that was not read
+    seemed to succeed."""
     if item.in_folder and not path.parent.is_dir():
         gone = path.parent
         while not gone.parent.is_dir() and gone.parent != gone:
             gone = gone.parent
-        return ReadError(f"the folder {gone} is no longer there (a drive removed, a network share dropped?)")
+        return FolderGone(str(gone))
     if item.in_folder and not path.is_symlink():
         return NoText("deleted from the folder while it was being imported")
     return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))

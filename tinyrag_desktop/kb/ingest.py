@@ -38,7 +38,7 @@ from .import_reading import ImportReadingMixin, _Reading
 from .import_report import WAITING, Failure, ImportReport, Progress
 from .link_pages import is_navigation
 from .errors import (  # noqa: F401  ReadError: read from here too
-    Cancelled, CannotWrite, Error, FetchError, LeftOut, NetworkOff, NoText, ReadError, Unreachable,
+    Cancelled, CannotWrite, Error, FetchError, FolderGone, LeftOut, NetworkOff, NoText, ReadError, Unreachable,
 )
 from .models import Chunk, Document, SourceInfo
 from .moves import left_behind, move_source, moved_source, retarget_links
@@ -176,6 +176,9 @@ class Importer(ImportReadingMixin):
         self._load_id = ""  # the import running's
         self._moves: dict[str, str] = {}  # the sources it moved (moves.py): old location → new
         self._seen: dict[str, str | None] = {}  # location → the content hash stored there when it first looked
+        # Folders gone during the import (FolderGone) → their failure's place in the report, and how many of
+        # their files were not read.
+        self._gone: dict[str, tuple[int, int]] = {}
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -197,7 +200,7 @@ class Importer(ImportReadingMixin):
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         folders = spellings.folders(folders)
         load_id = self._load_id = new_load_id()
-        self._moves, self._seen = {}, {}
+        self._moves, self._seen, self._gone = {}, {}, {}
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py);
@@ -247,6 +250,11 @@ class Importer(ImportReadingMixin):
                         except Exception as exc:  # said in its turn, below, as if it had happened then
                             ahead[after] = exc
                     after += 1
+            within = self._gone_folder(item)
+            if within and (done not in ahead or isinstance(ahead[done], BaseException)):
+                ahead.pop(done, None)  # not read before its folder went: said with the folder's failure
+                self._not_read(within, report)
+                continue
             try:
                 if done not in ahead:
                     self._import_one(item, report)
@@ -257,6 +265,8 @@ class Importer(ImportReadingMixin):
             except Cancelled:  # in the middle of a long file: nothing of it was stored
                 report.cancelled = True
                 break
+            except FolderGone as exc:  # each of its files still to read would fail so: said once, counted
+                self._not_read(exc.folder, report)
             except NoText as exc:
                 report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except LeftOut as exc:  # named by itself, a failure; in a folder, left out as by design
@@ -397,12 +407,35 @@ class Importer(ImportReadingMixin):
                                reader_version=READER_VERSION, replacing=source.also)
         return existing is not None, reread
 
+    def _gone_folder(self, item: ImportItem) -> str:
+        """The folder gone during the import that ``item``'s file is in, or ""."""
+        if not self._gone or item.kind != "path":
+            return ""
+        return next((folder for folder in self._gone if item.value.startswith(os.path.join(folder, ""))), "")
+
+    def _not_read(self, folder: str, report: ImportReport) -> None:
+        """One more file not read as ``folder`` is gone: the folder's one failure says how many (hundreds of
+        files said "the folder … is no longer there" each, one line apiece)."""
+        place, files = self._gone.get(folder, (len(report.failed), 0))
+        files += 1
+        failure = Failure(_shown(folder), f"the folder is gone (deleted, or its drive removed?); {files:,} "
+                                          f"file{'' if files == 1 else 's'} in it not read")
+        if place == len(report.failed):
+            report.failed.append(failure)
+        else:
+            report.failed[place] = failure
+        self._gone[folder] = (place, files)
+
     def _remove_deleted(self, folders: Sequence[str], report: ImportReport) -> None:
-        """Remove the sources filed under ``folders`` whose files are gone from the disk."""
+        """Remove the sources filed under ``folders`` whose files are gone from the disk. Not those of a folder
+        gone as a whole (a drive removed): every source imported from it, those just imported too, was removed."""
+        folders = [folder for folder in folders if os.path.isdir(folder)]
+        gone = [os.path.join(folder, "") for folder in self._gone]
         if not folders:
             return
         for source in self.kb.sources():
-            if not any(source.location.startswith(folder) for folder in folders) or not _deleted(source.location):
+            if not any(source.location.startswith(folder) for folder in folders) or not _deleted(source.location) \
+                    or any(source.location.startswith(folder) for folder in gone):
                 continue
             try:
                 if self.kb.remove_source(source.id):
@@ -421,7 +454,8 @@ class Importer(ImportReadingMixin):
             return ""
         if existing is None:
             return ""
-        return f" (the version imported {_local_day(existing.imported_at)} stays in the knowledge base)"
+        # after a semicolon: most reasons end in their own brackets ("(connection refused) (the version …)")
+        return f"; the version imported {_local_day(existing.imported_at)} stays in the knowledge base"
 
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self._marker is not None:

@@ -261,8 +261,7 @@ class ImportingMixin:
             return
         self._waiting.clear()
         text, tip = summary(report, self._dropped_note)
-        self.status_label.setText(text)
-        self.status_label.setToolTip(plain_tip(tip))  # file names: as written
+        self.status_label.setText(text, plain_tip(tip))  # file names: as written
         self.summary.set_whole(whole_summary(report, self._dropped_note))
         self._dropped_note = ""
         self._stale = True

@@ -235,7 +235,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         # With an embedding model set, say which sources lack its vectors (imported before it was set, or
         # while its server was down): selecting them and Re-import embeds them. Hidden without one, also
         # before the knowledge base exists (an empty panel showed a Vectors column).
-        self.sources_view.setColumnHidden(4, not model)
+        self.sources_view.show_column(4, bool(model))
         if isinstance(listed, str):  # the knowledge base cannot be opened: why
             self.status_label.setText(in_window(listed))
             if not self._busy:  # "No sources yet. Click Add" would send the user to an import that fails

@@ -6,7 +6,9 @@ import html
 import re
 
 from PySide6.QtCore import QModelIndex, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QBrush, QColor, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout, QBrush, QColor, QFont, QFontInfo, QFontMetrics, QPainter, QPalette, QTextDocument,
+)
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ..kb.code_files import is_code_location
@@ -23,7 +25,8 @@ _TIGHT = "margin-top:0; margin-bottom:0;"  # paragraphs spaced as the lines of o
 
 
 class HitDelegate(QStyledItemDelegate):
-    """Draws a search result as three parts: where it is (bold), its file or address (grey), the passage.
+    """Draws a search result as three parts: where it is (bold), its file or address (grey, on one line), the
+    passage.
 
     The item's text stays those three lines, for screen readers, copying and tests; only the look changes.
     """
@@ -44,9 +47,15 @@ class HitDelegate(QStyledItemDelegate):
         opening = f"<p dir='ltr' style=\"{_TIGHT} white-space:pre-wrap; font-family:{MONO_FAMILY}\">" if code else (
             f"<p style='{_TIGHT}'>")
         lines = "".join(f"{opening}{html.escape(line)}</p>" for line in passage.split("\n"))
+        # In small type, on one line, cut in the middle (its start and its end kept): a long path took four
+        # lines of each result in a narrow panel.
+        width = max(option.rect.width(), 120)
+        small = QFont(option.font)
+        small.setPixelSize(max(8, round(QFontInfo(option.font).pixelSize() * 0.8)))  # as CSS's "small"
+        location = QFontMetrics(small).elidedText(location, Qt.TextElideMode.ElideMiddle, width - 8)
         document.setHtml(f"<p style='{_TIGHT}'><b>{html.escape(heading)}</b></p><p dir='ltr' style='{_TIGHT} "
-                         f"color:{muted}; font-size:small'>{html.escape(location)}</p>{lines}")
-        document.setTextWidth(max(option.rect.width(), 120))
+                         f"color:{muted}; font-size:{small.pixelSize()}px'>{html.escape(location)}</p>{lines}")
+        document.setTextWidth(width)
         return document
 
     def _note(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 from datetime import date
-from typing import Callable
+from typing import Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
@@ -73,7 +73,7 @@ class SourcesModel(QAbstractTableModel):
 
     # "Passages", as every import's summary and the Search tab call them ("Chunks" was the code's word).
     HEADERS = ("Title", "Type", "Passages", "Imported", "Vectors")
-    # Whole in a tooltip: a narrow dock cuts the names short ("Pass…") before it cuts the titles.
+    # What each column says, in its name's tooltip.
     HEADER_TIPS = ("Title", "Type", "Passages: how many passages the source was cut into for searching",
                    "Imported: when the source was imported", "Vectors: whether search by meaning finds the "
                    "source (“no”: select it and Re-import to embed it)")
@@ -188,10 +188,12 @@ class SourcesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.AccessibleTextRole and column:
             # a cell as a screen reader says it: "Passages: 1", not a bare "1" (nor "15:59" for Imported)
             return f"{self.HEADERS[column]}: {self.data(index, Qt.ItemDataRole.DisplayRole)}"
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and column == 0:
+            return self._about(source)  # said of the title: a narrow list leaves the cells saying it out
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
                 # a page's title can hold <img src=…>, a file's name a right-to-left override
-                return plain_tip(f"{shown_name(source.title)}\n{shown_name(source.location)}")
+                return plain_tip(f"{shown_name(source.title)}\n{self._about(source)}\n{shown_name(source.location)}")
             if column == 3:
                 return f"Imported {local_time(source.imported_at)}"
             if column == 4 and source.id in self._unembedded:
@@ -205,6 +207,16 @@ class SourcesModel(QAbstractTableModel):
         if role == LOCATION_ROLE:
             return source.location
         return None
+
+    def _about(self, source: SourceInfo) -> str:
+        """What the row's other cells say ("Markdown · 12 passages · imported 2026-12-05 00:22"), for its
+        title's tooltip: a narrow list leaves some of its columns out (SortedHeader.left_out)."""
+        count = source.chunk_count
+        about = (f"{type_name(source.type)} · {count:,} passage{'' if count == 1 else 's'} · imported "
+                 f"{local_time(source.imported_at)}")
+        if source.id in self._unembedded:
+            about += f" · {self.NO_VECTORS} vectors: select it and Re-import to embed it"
+        return about
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if (column, order) == self._sort:
@@ -240,110 +252,67 @@ class SourcesModel(QAbstractTableModel):
         rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
 
 
-_STEM_LETTERS = 4  # a column's name is cut to no fewer letters than this, and "…"
-TITLES_LEAST = 5 / 12  # of the list: the titles give no more to the other columns' names (150 of 360 px)
+# The titles keep this much of the list, and room for TITLE_LETTERS letters at least (or all their longest needs),
+# before a column is left out: at 5/12, a 384-px dock left Passages out beside one long title.
+TITLES_LEAST, TITLE_LETTERS = 3 / 8, 16
+# The narrow columns a narrow list leaves out, first to last; the column sorted by (its arrow says the order) only
+# as a last resort (see left_out). Vectors stays longest: its "no" is what Re-import is for. What a row leaves out
+# is in its title's tooltip.
+LEFT_OUT_FIRST = (2, 1, 3, 4)  # Passages, Type, Imported, Vectors
 
 
 class SortedHeader(QHeaderView):
-    """A header that keeps room for the sort arrow only in the column the list is sorted by, and that gives
-    the narrow columns (Type, Passages, Imported, Vectors) no more room for their names than the titles spare.
+    """A header that keeps room for the sort arrow only in the column the list is sorted by, whose column
+    names are always whole: a list too narrow for them all leaves out the least useful columns instead.
 
     Qt keeps the arrow's room in every column: Type, Chunks and Imported, sized to their headers, took 230 of a
-    384-px dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base". Sized to their
-    names still, they left the titles 165 px of it ("38.4. User-D…d Procedures"), and about 50 with Vectors
-    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is, unless the names leave the
-    titles half the list (a wide dock)."""
+    384-px dock, and the titles, cut to 130 px, read "tinyRAG …shooting". Cutting the names instead ("Pass…",
+    "P…", "Im…") left a narrow dock's header unreadable and its titles at a dozen letters ("Pytho…s New"); at
+    18 pt the titles were "…", and the Vectors column ran off the list's edge."""
 
     def __init__(self, parent: QTreeView) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # as QTreeView's
-        self.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name cut says so ("Pass…"), not "Pass"
         self.setMinimumSectionSize(self.fontMetrics().horizontalAdvance("00") + 8)
-        self._fit: tuple[object, dict[int, int]] | None = None  # (what it was worked out for, widths)
         # sorted by another column: the arrow moves, and the columns are measured again
         self.sortIndicatorChanged.connect(lambda *_: self.headerDataChanged(Qt.Orientation.Horizontal, 0,
                                                                             max(0, self.count() - 1)))
 
-    def _label_size(self, logical: int):
+    def sectionSizeFromContents(self, logical: int):  # noqa: N802 - Qt's name
         size = super().sectionSizeFromContents(logical)
         if self.isSortIndicatorShown() and logical != self.sortIndicatorSection():
-            size.setWidth(max(0, size.width() - self._arrow_room(size.height())))  # what Qt added for the arrow
+            arrow = size.height() + self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+            size.setWidth(max(0, size.width() - arrow))  # what Qt added for an arrow it does not draw
         return size
 
-    def _arrow_room(self, height: int) -> int:
-        return height + self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
-
-    def sectionSizeFromContents(self, logical: int):  # noqa: N802 - Qt's name
-        size = self._label_size(logical)
-        fitted = self._fitted().get(logical)
-        if fitted is not None:
-            size.setWidth(min(size.width(), fitted))
-        return size
-
-    def forget_fit(self) -> None:
-        self._fit = None
-
-    def least_room(self, logical: int) -> int:
-        """The room for a column's name cut to its first letters ("Pass…"), or whole if that is less: the
-        label's margins (the header's, and 1 px of each section's edge) and the letters."""
-        whole = self._label_size(logical).width()
-        name = str(self.model().headerData(logical, Qt.Orientation.Horizontal) or "") if self.model() else ""
-        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
-        return min(whole, self.fontMetrics().horizontalAdvance(name[:_STEM_LETTERS] + "…") + 2 * margin + 2)
-
-    def _fitted(self) -> dict[int, int]:
-        """The narrow columns' widths when their names do not all fit beside the titles: each as wide as its
-        cells (the one sorted by as its name and arrow), then widened toward its name with the room the titles
-        leave, column by column. Empty when every name fits."""
+    def room(self, logical: int) -> int:
+        """The width a narrow column takes: its widest cell, and its whole name (with the arrow if sorted by)."""
         view = self.parent()
-        model = view.model() if isinstance(view, QTreeView) else None
-        if model is None or not model.rowCount() or self.count() < 2:
-            return {}
-        shown = tuple(column for column in range(1, self.count()) if not self.isSectionHidden(column))
-        key = (view.viewport().size(), view.verticalScrollBar().value(), shown, self.sortIndicatorSection(),
-               self.sortIndicatorOrder(), getattr(model, "generation", None), getattr(view, "layouts", None))
-        if self._fit is not None and self._fit[0] == key:
-            return self._fit[1]
-        # The column sorted by keeps its arrow and its name's first letters ("Impo… ▲"): they say what the
-        # order is. Its whole name waits for the room the titles spare, as the others' names do: kept whole
-        # first, "Imported ▲" took 87 px over "22:14" while the titles read "Shipping h…ook part 9" and
-        # Passages "Pass…".
+        return max(view.sizeHintForColumn(logical), self.sectionSizeFromContents(logical).width(),
+                   self.minimumSectionSize())
+
+    def left_out(self, offered: Sequence[int]) -> set[int]:
+        """Of the narrow columns ``offered``, those the list has no room for beside the titles (see
+        TITLES_LEAST and LEFT_OUT_FIRST)."""
+        view = self.parent()
+        width = view.viewport().width()
+        if not isinstance(view, SourcesView) or width <= 0 or not view.model() or not view.model().rowCount():
+            return set()
+        widest = max(view.widest_title(), self.sectionSizeFromContents(0).width())
+        letters = min(widest, view.fontMetrics().averageCharWidth() * TITLE_LETTERS)
+        titles = min(widest, max(int(width * TITLES_LEAST), letters))
         sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
-        labels = {column: self._label_size(column) for column in shown}
-        widths = {column: view.sizeHintForColumn(column) for column in shown}
-        if sorted_by in widths:
-            least = self.least_room(sorted_by)
-            with_arrow = min(labels[sorted_by].width(), least + self._arrow_room(labels[sorted_by].height()))
-            if sum(widths.values()) + with_arrow - widths[sorted_by] > view.viewport().width() * (1 - TITLES_LEAST):
-                with_arrow = least  # large text in a narrow panel: the arrow's room too goes to the titles
-            widths[sorted_by] = max(widths[sorted_by], with_arrow)
-        # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
-        # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
-        # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
-        # title left "Pas…" of Passages.
-        # Unless every title, those scrolled to too, needs less than half: "Note 1" to "Note 12" kept half the
-        # list, and Passages was cut to "Pass…" beside them.
-        half = min(view.viewport().width() // 2, view.widest_title() if isinstance(view, SourcesView) else 1 << 30)
-        title = max(view.sizeHintForColumn(0), half)
-        spare = view.viewport().width() - title - sum(widths.values())
-        whole = sum(max(widths[c], labels[c].width()) for c in shown)
-        if whole - sum(widths.values()) <= spare or whole <= view.viewport().width() - half:
-            fitted: dict[int, int] = {}  # every name fits
-        else:
-            fitted = {}
-            for column in shown:
-                grow = max(0, min(spare, labels[column].width() - widths[column]))
-                fitted[column] = widths[column] + grow
-                spare -= grow
-            # A name cut to its first letter ("P…" of Passages at the default window) said nothing: each keeps
-            # its first letters, from the titles' room while they keep TITLES_LEAST of the list.
-            room = view.viewport().width() - int(view.viewport().width() * TITLES_LEAST) - sum(fitted.values())
-            for column in shown:
-                grow = max(0, min(room, self.least_room(column) - fitted[column]))
-                fitted[column] += grow
-                room -= grow
-        self._fit = (key, fitted)
-        return fitted
+        needs = {column: self.room(column) for column in offered}
+        out: set[int] = set()
+        for column in [column for column in LEFT_OUT_FIRST if column in offered and column != sorted_by]:
+            if titles + sum(need for c, need in needs.items() if c not in out) <= width:
+                break
+            out.add(column)
+        # The column sorted by goes only for the titles' TITLE_LETTERS: at 18 pt in the narrowest dock, its name
+        # and arrow took 144 px beside "00:43", and the titles read "Pyth… New".
+        if sorted_by in needs and letters + sum(need for c, need in needs.items() if c not in out) > width:
+            out.add(sorted_by)
+        return out
 
 
 class SourcesView(QTreeView):
@@ -358,6 +327,8 @@ class SourcesView(QTreeView):
         self._measured_too_soon = False  # a column was measured before its rows were laid out
         FocusRing(self, self, radius=3)  # with no rows (or none current) nothing showed the focus
         self._last_current: str | None = None  # the location of the row last current (see focusInEvent)
+        self._unwanted: set[int] = set()  # columns the panel does not show (Vectors without an embedding model)
+        self._fitting = False  # the columns left out are being shown or hidden (see _fit_columns)
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     # The list is read again when an import ends, not source by source ("as soon as this is done" said not what)
@@ -446,11 +417,33 @@ class SourcesView(QTreeView):
         if self._measured_too_soon and isinstance(header, SortedHeader):
             # the header shared the room out while the rows were not laid out yet: once more, with them
             self._measured_too_soon = False
-            header.forget_fit()
+            self._fit_columns()
             header.resizeSections()
+
+    def show_column(self, column: int, shown: bool) -> None:
+        """Show or hide a column for good (as the settings want); a shown one is left out while the list is too
+        narrow for it (SortedHeader.left_out)."""
+        (self._unwanted.discard if shown else self._unwanted.add)(column)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Hide the columns not wanted and those the list has no room for; show the others."""
+        header = self.header()
+        if self._fitting or not isinstance(header, SortedHeader):
+            return
+        offered = [column for column in range(1, header.count()) if column not in self._unwanted]
+        hidden = self._unwanted | header.left_out(offered)
+        self._fitting = True  # hiding a column lays the list out again, which comes back here
+        try:
+            for column in range(1, header.count()):
+                if header.isSectionHidden(column) != (column in hidden):
+                    header.setSectionHidden(column, column in hidden)
+        finally:
+            self._fitting = False
 
     def updateGeometries(self) -> None:  # noqa: N802 - Qt's name
         super().updateGeometries()
+        self._fit_columns()  # resized, rows changed, sorted, another font: as many columns as fit
         bar = self.verticalScrollBar()
         if bar.isVisible() and bar.maximum() <= bar.minimum():
             # Every source deleted: Qt hides a bar whose range went to nothing in a queued call, after the
@@ -460,9 +453,6 @@ class SourcesView(QTreeView):
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):  # another theme: measured anew
             self._hints = (None, {})
-            header = self.header()
-            if isinstance(header, SortedHeader):
-                header.forget_fit()
         super().changeEvent(event)
 
     def _measure(self, column: int) -> int:

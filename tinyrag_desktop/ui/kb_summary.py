@@ -60,8 +60,11 @@ class StatusLabel(QLabel):
         hint = super().sizeHint()
         return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str, tip: str = "") -> None:  # noqa: N802 - Qt's name
+        """Show ``text``, with ``tip`` as its tooltip: the tooltip of an import's failures stayed on the
+        lines said after it ("1 source removed.", the next import's progress)."""
         super().setText(text)
+        self.setToolTip(tip)
         self.textChanged.emit()
 
 
@@ -135,7 +138,6 @@ class SummaryBox(QFrame):
     def dismiss(self) -> None:
         """Put the summary away: the line says what it says when there is nothing to report (see
         StatusLabel.show_idle: the drop hint, or nothing under an empty list)."""
-        self.label.setToolTip("")
         if self.label.text() == self.label.notice:
             self.label.notice = ""
         self.label.setText("")
@@ -150,7 +152,7 @@ class SummaryBox(QFrame):
         if self._whole is None:
             return
         had_focus = self.more_button.hasFocus()
-        self.label.setText(self._whole[1])  # hides the button: the summary shown is another now
+        self.label.setText(self._whole[1], self.label.toolTip())  # hides the button: another summary is shown
         if had_focus:  # hidden, it gave the focus out of the panel: to the reasons (they scroll), or to ×
             scrolls = self.area.focusPolicy() != Qt.FocusPolicy.NoFocus
             (self.area if scrolls else self.close_button).setFocus(Qt.FocusReason.OtherFocusReason)
