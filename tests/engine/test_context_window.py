@@ -63,6 +63,27 @@ async def run(engine, messages) -> list:
 
 # -- the pieces ---------------------------------------------------------------------------------------------
 
+def test_estimates_kept_for_the_next_request_do_not_keep_the_texts() -> None:
+    """Each request counts the history again, so estimates are kept; the texts themselves were kept with them
+    (8,192 of them: tool results of 8,000 characters and long answers' trial cuts made 65 to 250 MB)."""
+    import gc
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        texts = [f"result {n} " + "word " * 20_000 for n in range(40)]  # 100,000 characters each, 4 MB
+        counts = [estimate(text) for text in texts]
+        del texts
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 400_000
+    again = f"result {7} " + "word " * 20_000
+    assert estimate(again) == counts[7]  # the same text (another string), the same estimate
+
+
 def test_estimate_is_on_the_high_side_for_english_and_counts_wide_characters_whole() -> None:
     english = "The quick brown fox jumps over the lazy dog. " * 10
     assert len(english) / 4.5 <= estimate(english) <= len(english) / 3.5  # a tokenizer makes about 100
