@@ -28,6 +28,7 @@ from ..entities import unescape
 from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
                              controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
                              put_back_fences, register_task_boxes, without_terminal_codes)
+from .long_text import cut_long, notes_shown
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -207,8 +208,9 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         partial = (partial[0], True)
     md = _md()
     md.reset()
+    shown, cut = cut_long(nest_lists(blocks_apart(text)))  # a paragraph or table row too long to lay out: its start
     try:
-        body = md.convert(lone_brackets(nest_lists(blocks_apart(text))))
+        body = md.convert(lone_brackets(shown))
     except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
         body = as_plain_text(text.replace(_TAB_MARK, "\t"))
         _md.cache_clear()  # its parser was left inside the lists it was reading: every later list ran on
@@ -217,6 +219,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         body = _THEAD_RE.sub("", body, count=1)
     body = body.replace('<a href="', f'<a style="color:{palette.link}" href="')
     body = _show_invalid_blocks(body, invalid, palette)
+    body = notes_shown(body, cut, palette.muted)
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
