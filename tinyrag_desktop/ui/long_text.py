@@ -102,6 +102,8 @@ def _row_cut(row: str, notes: list[str], number: int) -> str:
     cells = len(bars) + (0 if opened else 1) - (1 if row.rstrip().endswith("|") and len(bars) > 1 else 0)
     if cells > TABLE_COLUMNS:
         last = _more(notes, cells - TABLE_COLUMNS, "column") if number == 0 else "---" if number == 1 else "…"
+        if number == 0:  # on one line: wrapped in a column as narrow as its words, it made the header row tall
+            notes[-1] = notes[-1].replace(" ", "\u00a0")
         row = f"{row[:bars[TABLE_COLUMNS - (0 if opened else 1)]]}| {last} |"
     if len(row) > BLOCK_SHOWN and number != 1:
         row = row[:BLOCK_SHOWN] + " " + _more(notes, len(row) - BLOCK_SHOWN, "character")
