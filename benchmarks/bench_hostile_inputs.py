@@ -1,9 +1,9 @@
 """Hostile inputs a fuzzer found slow, at growing sizes: each time should grow about as its size does.
 
-The answers at the end are shown in a window-sized chat view, offscreen: a single line with no break, a table row
-of many columns, "&amp;" written many times in one paragraph. Each is shown whole, as a chat opened again shows
-it (its CPU time, and the longest the window could not answer, target <= 100 ms), then streamed in pieces of
-2,000 characters, Qt's events handled after each (the longest step)."""
+The answers at the end are shown in a window-sized chat view, offscreen: a single line with no break, a line
+of code, a table row of many columns, "&amp;" written many times in one paragraph. Each is shown whole, as a
+chat opened again shows it (its CPU time, and the longest the window could not answer, target <= 100 ms), then
+streamed in pieces of 2,000 characters, Qt's events handled after each (the longest step)."""
 
 from __future__ import annotations
 
@@ -97,6 +97,11 @@ def entities(count: int, streamed: bool = False) -> float:
     return _answer("Tom &amp; Jerry " * count + "\n\nAfter it.", streamed)
 
 
+def code_line(size: int, streamed: bool = False) -> float:
+    return _answer("A minified script:\n\n```js\n" + ('var a="x";' * (size // 10 + 1))[:size] + "\n```\n\nAfter it.",
+                   streamed)
+
+
 def streamed(run: Callable[..., float]) -> Callable[[int], float]:
     return lambda size: run(size, streamed=True)
 
@@ -109,6 +114,7 @@ CASES: list[tuple[str, Callable[[int], None], list[int]]] = [
     ("nanoGo &^ operators", nanogo_operators, [6_000, 12_000, 24_000]),
     ("answer: a line with no break (chars)", long_line, [200_000, 2_000_000]),
     ("  the same streamed", streamed(long_line), [200_000, 2_000_000]),
+    ("answer: a code line (chars)", code_line, [200_000, 2_000_000]),
     ("answer: a table row (columns)", wide_row, [500, 5_000]),
     ("  the same streamed", streamed(wide_row), [500, 5_000]),
     ("answer: &amp; in a paragraph", entities, [2_000, 20_000]),

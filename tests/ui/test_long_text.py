@@ -102,3 +102,12 @@ def test_ordinary_long_paragraphs_and_tables_are_shown_whole():
         html = render(text).html
         assert "Copy keeps all" not in html
     assert "h99<" in render(wide).html and ">399<" in render(rows).html
+
+
+def test_a_code_line_too_long_to_lay_out_shows_its_start_and_copy_code_gives_all_of_it():
+    script = 'var a="x&amp;<y>";' * 20_000  # a minified script: 360,000 characters on one line
+    rendered = render(f"```js\n{script}\nrun();\n```\n\nAfter the script.")
+    assert rendered.code_blocks == (f"{script}\nrun();\n",)  # Copy code: all of it
+    assert "… (350,000 more characters, Copy keeps all)</span>\n" in rendered.html
+    assert rendered.html.count("x&amp;amp;") == BLOCK_SHOWN // 18 and "run" in rendered.html
+    assert "<p>After the script.</p>" in rendered.html
