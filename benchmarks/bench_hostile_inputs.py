@@ -115,6 +115,7 @@ CASES: list[tuple[str, Callable[[int], None], list[int]]] = [
     ("answer: a line with no break (chars)", long_line, [200_000, 2_000_000]),
     ("  the same streamed", streamed(long_line), [200_000, 2_000_000]),
     ("answer: a code line (chars)", code_line, [200_000, 2_000_000]),
+    ("  the same streamed", streamed(code_line), [200_000]),
     ("answer: a table row (columns)", wide_row, [500, 5_000]),
     ("  the same streamed", streamed(wide_row), [500, 5_000]),
     ("answer: &amp; in a paragraph", entities, [2_000, 20_000]),

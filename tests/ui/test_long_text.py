@@ -7,7 +7,7 @@ import re
 
 from tinyrag_desktop.chat_export import export_html, export_markdown
 from tinyrag_desktop.chats import ChatInfo, StoredMessage
-from tinyrag_desktop.ui.long_text import BLOCK_SHOWN, TABLE_COLUMNS
+from tinyrag_desktop.ui.long_text import BLOCK_SHOWN, CODE_LINE_SHOWN, TABLE_COLUMNS
 from tinyrag_desktop.ui.markdown_render import render
 
 from .conftest import keep_picture
@@ -108,6 +108,6 @@ def test_a_code_line_too_long_to_lay_out_shows_its_start_and_copy_code_gives_all
     script = 'var a="x&amp;<y>";' * 20_000  # a minified script: 360,000 characters on one line
     rendered = render(f"```js\n{script}\nrun();\n```\n\nAfter the script.")
     assert rendered.code_blocks == (f"{script}\nrun();\n",)  # Copy code: all of it
-    assert "… (350,000 more characters, Copy keeps all)</span>\n" in rendered.html
-    assert rendered.html.count("x&amp;amp;") == BLOCK_SHOWN // 18 and "run" in rendered.html
+    assert "… (355,000 more characters, Copy keeps all)</span>\n" in rendered.html
+    assert rendered.html.count("x&amp;amp;") == CODE_LINE_SHOWN // 18 and "run" in rendered.html
     assert "<p>After the script.</p>" in rendered.html

@@ -13,6 +13,8 @@ from ..markdown_prep import FENCE_RE, TABLE_DELIMITER_RE
 
 # Characters of a paragraph (a block of lines with no blank one) shown at most: some 10 ms to lay out.
 BLOCK_SHOWN = 10_000
+# Characters of a line of code shown at most: coloured, it costs some 6 ms a thousand to show.
+CODE_LINE_SHOWN = 5_000
 # Columns of a table shown at most: Qt lays out some 12 cells a millisecond, every row of them.
 TABLE_COLUMNS = 100
 # Stands for the note of each cut while Markdown is converted (see notes_shown), numbered.
@@ -53,14 +55,15 @@ def cut_long(text: str) -> tuple[str, list[str]]:
 
 
 def code_cut(code: str) -> tuple[str, dict[int, str]]:
-    """``code`` as its block shows it, each line longer than BLOCK_SHOWN characters cut there (Copy code keeps all
-    of it); and the note to put after each line cut, by its number (see lines_noted). A minified script of 2 MB
-    on one line took seconds to colour and lay out."""
-    if len(code) <= BLOCK_SHOWN:
+    """``code`` as its block shows it, each line longer than CODE_LINE_SHOWN characters cut there (Copy code
+    keeps all of it); and the note to put after each line cut, by its number (see lines_noted). A minified
+    script of 2 MB on one line took 22 s to colour and lay out."""
+    if len(code) <= CODE_LINE_SHOWN:
         return code, {}
     lines = code.split("\n")
-    notes = {n: _note(len(line) - BLOCK_SHOWN, "character") for n, line in enumerate(lines) if len(line) > BLOCK_SHOWN}
-    return ("\n".join(line[:BLOCK_SHOWN] for line in lines), notes) if notes else (code, {})
+    notes = {n: _note(len(line) - CODE_LINE_SHOWN, "character") for n, line in enumerate(lines)
+             if len(line) > CODE_LINE_SHOWN}
+    return ("\n".join(line[:CODE_LINE_SHOWN] for line in lines), notes) if notes else (code, {})
 
 
 def lines_noted(coloured: str, notes: dict[int, str], colour: str) -> str:
