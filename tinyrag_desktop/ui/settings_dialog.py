@@ -584,7 +584,9 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         save.setText("&Save")
         discard.setText("&Discard")
         self.discard_question = box
-        open_question(box, save, keep, self._left)
+        # Enter on Keep editing, as the Quit question's on Cancel: with Save there, Esc then Enter (the
+        # reflex to make a dialog go away) saved the very edits the user was leaving behind
+        open_question(box, keep, keep, self._left)
 
     def _left(self, box: QMessageBox) -> None:
         """The answer to the question asked by :meth:`reject`: Save checks and saves as the Save button
