@@ -21,6 +21,7 @@ from ..paths import expand_home
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError, server_root
 from .confirm_dialog import open_question
 from .focus_ring import FocusRing
+from .kb_sources_view import RoomyRows
 from .plain_text import plain_label
 from .screen_fit import FRAME, free_area
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
@@ -268,6 +269,8 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self.persona_list = QListWidget(page)
         self.persona_list.setObjectName("personaList")
         self.persona_list.setAccessibleName("Personas")
+        # rows as tall as a name drew the focus ring across its letters
+        self.persona_list.setItemDelegate(RoomyRows(self.persona_list))
         self.persona_list.addItems(list(self._personas))
         left.addWidget(self.persona_list)
         buttons = QHBoxLayout()
