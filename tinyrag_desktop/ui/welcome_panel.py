@@ -72,6 +72,20 @@ def _no_chat_model(attempt: Attempt) -> str:
             f"{has}: {how}. tinyRAG notices it by itself; or press <b>Try again</b>.")
 
 
+def _stop_while_it_scrolls(scroll: QScrollArea) -> None:
+    """Make ``scroll`` a Tab stop (arrows and Page Down scroll it) only while its page is larger than it: with
+    nothing to scroll it was a stop that did nothing, drawn as a ring round the whole panel."""
+    bars = (scroll.verticalScrollBar(), scroll.horizontalScrollBar())
+
+    def follow(*_range: int) -> None:
+        scrolls = any(bar.maximum() > bar.minimum() for bar in bars)
+        scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus if scrolls else Qt.FocusPolicy.NoFocus)
+
+    for bar in bars:
+        bar.rangeChanged.connect(follow)
+    follow()
+
+
 class WelcomePanel(QFrame):
     """Friendly instructions for starting a local server, with "Try again" and "Use the built-in model"."""
 
@@ -174,11 +188,12 @@ class WelcomePanel(QFrame):
         self._column = column
         self._lane = lane
         scroll = QScrollArea(self)
-        scroll.setAccessibleName(self.accessibleName())  # a Tab stop of its own (it scrolls): it said nothing
+        scroll.setAccessibleName(self.accessibleName())  # a Tab stop while it scrolls: it said nothing
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
         FocusRing(scroll, scroll, radius=3)  # frameless, it showed no sign of the focus when Tab came to it
+        _stop_while_it_scrolls(scroll)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
