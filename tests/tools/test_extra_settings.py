@@ -78,8 +78,8 @@ async def test_entries_that_are_no_network_are_named_and_the_rest_used(server: L
     result = await url_fetch(url, ToolContext(settings=settings, data_dir=data_dir))
     assert result.text.endswith("an intranet page")
     _s, [said] = _settings(data_dir, url_fetch_trusted_networks=["bogus"])
-    assert said.endswith('“bogus” is no network (a network is written like “10.20.0.0/16” or “127.0.0.1/32”), '
-                         "left out. No network is trusted.")
+    assert said.endswith('“bogus” is no network (a network is written like “10.20.0.0/16” or '
+                         "“127.0.0.1/32”), left out. No network is trusted.")
 
 
 async def test_the_wikipedia_tool_with_a_number_for_its_address_asks_wikipedia(

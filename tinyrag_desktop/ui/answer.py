@@ -446,8 +446,9 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
         self.settings_button.setVisible(self._settings_tab is not None)
-        self.help_button.setVisible(no_server(message))
-        self.settings_button.setText(ENTER_ADDRESS if no_server(message) else OPEN_SETTINGS)
+        down = no_server(message)
+        self.help_button.setVisible(down)
+        self.settings_button.setText(ENTER_ADDRESS if down else OPEN_SETTINGS)
         self.model_button.setVisible(NO_SUCH_MODEL in message)
         self._error_box.show()
         self._error_box.fit()  # the buttons beside the message, or below it when they leave it too narrow
