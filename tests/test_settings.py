@@ -27,7 +27,7 @@ def test_round_trip_keeps_unknown_keys(tmp_path: Path) -> None:
     (tmp_path / "settings.json").write_text(json.dumps({"chat_model": "qwen", "future_key": [1, 2]}))
     s, warnings = load_settings(tmp_path)
     assert s.chat_model == "qwen"
-    assert warnings == ['settings.json has a setting this version does not use: "future_key". It is kept as it is.']
+    assert warnings == ['settings.json has a setting this version does not use: “future_key”. It is kept as it is.']
     save_settings(tmp_path, s.replace(temperature=0.2))
     raw = json.loads((tmp_path / "settings.json").read_text())
     assert raw["future_key"] == [1, 2] and raw["temperature"] == 0.2 and raw["chat_model"] == "qwen"
@@ -69,8 +69,8 @@ def test_a_server_address_that_cannot_work_in_the_file_is_said_at_start(tmp_path
     s, warnings = load_settings(tmp_path)
     assert s.base_url == defaults().base_url and s.searxng_url == ""
     assert warnings == ["settings.json: base_url must be an http:// or https:// address, like "
-                        'http://127.0.0.1:11434/v1, not "127.0.0.1:8766/v1". Using the default, '
-                        '"http://127.0.0.1:11434/v1".']
+                        'http://127.0.0.1:11434/v1, not “127.0.0.1:8766/v1”. Using the default, '
+                        '“http://127.0.0.1:11434/v1”.']
 
 
 def test_any_refused_value_in_the_file_is_said_without_quoting_all_of_it(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_any_refused_value_in_the_file_is_said_without_quoting_all_of_it(tmp_pat
     s, warnings = load_settings(tmp_path)
     assert s.theme == "system" and s.allow_nanogo is False and s.temperature == 0.7
     assert len(warnings) == 4 and all(len(w) < 200 for w in warnings), [w[:100] for w in warnings]
-    assert 'theme must be one of light, dark, system, not "xxx' in warnings[0]
+    assert 'theme must be one of light, dark, system, not “xxx' in warnings[0]
     assert "(50,000 characters)" in warnings[0]
     assert "lang must be text, not 7." in warnings[3]
 
@@ -117,7 +117,7 @@ def test_the_longest_values_taken_are_kept() -> None:
         ("base_url", "http://127.0.0.1:11434/v1#frag", "base_url ends in “#frag”, which a server address has no use"),
         ("base_url", "http://127.0.0.1:11434/v1?x=1", "ends in “\\?x=1”, which a server address has no use"),
         ("searxng_url", "http://127.0.0.1:8888/?q=", "searxng_url ends in “\\?q=”"),
-        ("personas", {"Long": "x" * 100_001}, '"Long" is 100,001 characters long; at most 100,000'),
+        ("personas", {"Long": "x" * 100_001}, '“Long” is 100,001 characters long; at most 100,000'),
         ("personas", {"n" * 201: "short"}, "a name is 201 characters long; at most 200"),
         ("personas", {f"p{n}": "" for n in range(501)}, "501 entries; at most 500"),
         ("nonsense", 1, "no setting called"),
@@ -239,7 +239,7 @@ def test_one_bad_persona_in_the_file_leaves_the_others_in_place(tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps({"personas": personas}))
     s, warnings = load_settings(tmp_path)
     assert s.personas == {"Pirate": "Talk like a pirate.", "Poet": "Rhyme."}
-    assert len(warnings) == 1 and '"Broken"' in warnings[0] and "left out" in warnings[0], warnings
+    assert len(warnings) == 1 and '“Broken”' in warnings[0] and "left out" in warnings[0], warnings
     assert len(warnings[0]) < 300
     save_settings(tmp_path, s)  # what the user saves next keeps them
     assert load_settings(tmp_path)[0].personas == s.personas
@@ -281,7 +281,7 @@ def test_a_warning_names_a_few_of_the_personas_left_out_and_counts_the_rest(tmp_
     (tmp_path / "settings.json").write_text(json.dumps({"personas": personas}))
     s, [said] = load_settings(tmp_path)
     assert len(s["personas"]) == 500 and len(said) < 400
-    assert said.endswith('"p509" and 99,490 more.')
+    assert said.endswith('“p509” and 99,490 more.')
 
 
 def test_a_value_this_version_refuses_is_written_back_until_that_setting_is_changed(tmp_path):
@@ -311,8 +311,8 @@ def test_a_misspelt_setting_is_said_with_the_one_meant_and_kept_in_the_file(tmp_
     (tmp_path / "settings.json").write_text(json.dumps({"temprature": 0.5, "theme": "purple"}))
     s, warnings = load_settings(tmp_path)
     assert warnings == [
-        'settings.json: theme must be one of light, dark, system, not "purple". Using the default, "system".',
-        'settings.json has a setting this version does not use: "temprature" (did you mean "temperature"?). '
+        'settings.json: theme must be one of light, dark, system, not “purple”. Using the default, “system”.',
+        'settings.json has a setting this version does not use: “temprature” (did you mean “temperature”?). '
         "It is kept as it is."]
     save_settings(tmp_path, s.replace(k=5))
     assert json.loads((tmp_path / "settings.json").read_text())["temprature"] == 0.5  # a newer version's, maybe
@@ -323,9 +323,9 @@ def test_many_unknown_settings_are_one_notice_and_overrides_read_elsewhere_none(
 
     raw = {f"key{i:03}": i for i in range(30)} | {"chatmodel": "qwen", "wikipedia_api_url": "http://127.0.0.1:9/w"}
     _s, [said] = from_mapping(raw)
-    assert said.startswith('settings.json has settings this version does not use: "key000", "key001"')
+    assert said.startswith('settings.json has settings this version does not use: “key000”, “key001”')
     assert "and 21 more. They are kept as they are." in said and "wikipedia_api_url" not in said
-    assert '"chatmodel" (did you mean "chat_model"?)' in from_mapping({"chatmodel": "qwen"})[1][0]
+    assert '“chatmodel” (did you mean “chat_model”?)' in from_mapping({"chatmodel": "qwen"})[1][0]
     assert from_mapping({"wikipedia_api_url": "http://127.0.0.1:9/w"})[1] == []
     long_key = "x" * 5000
     assert len(from_mapping({long_key: 1})[1][0]) < 200
@@ -352,7 +352,7 @@ def test_half_a_character_in_a_setting_is_refused_like_any_bad_value(tmp_path: P
     assert "future_option\ud800" not in s.to_json()
     said = "\n".join(warnings)
     assert "chat_model holds half of a character (written \\ud800 or the like), which cannot be saved" in said
-    assert 'personas: "Bad\\udc00" holds half of a character' in said and "left out" in said
+    assert 'personas: “Bad\\udc00” holds half of a character' in said and "left out" in said
     said.encode("utf-8")  # the warnings themselves can be printed
     save_settings(tmp_path, s)
     assert json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))["personas"] == {"Ok": "y"}
@@ -365,9 +365,9 @@ def test_values_in_warnings_are_spelt_as_json(tmp_path: Path) -> None:
     _s, warnings = load_settings(tmp_path)
     assert warnings == ["settings.json: temperature must be a number, not null. Using the default, 0.7.",
                         "settings.json: k must be a number, not true. Using the default, 5.",
-                        'settings.json: allow_nanogo must be true or false, not "yes". Using the default, false.',
-                        "settings.json: theme must be one of light, dark, system, not \"it's\". "
-                        'Using the default, "system".']
+                        'settings.json: allow_nanogo must be true or false, not “yes”. Using the default, false.',
+                        "settings.json: theme must be one of light, dark, system, not “it's”. "
+                        'Using the default, “system”.']
 
 
 def test_a_warning_shows_invisible_and_reordering_characters_as_json_escapes():
@@ -377,4 +377,4 @@ def test_a_warning_shows_invisible_and_reordering_characters_as_json_escapes():
     _, warnings = from_mapping({"theme": "dark\u202ekrad", "language\u2028": 1, "k": "\U000e0041"})
     said = "\n".join(warnings)
     assert "\u202e" not in said and "\u2028" not in said and "\U000e0041" not in said
-    assert '"dark\\u202ekrad"' in said and "\\u2028" in said and '"\\udb40\\udc41"' in said
+    assert '“dark\\u202ekrad”' in said and "\\u2028" in said and '“\\udb40\\udc41”' in said

@@ -112,9 +112,12 @@ class Option:
             if self.form in ("url", "url or empty") and (bad := port_problem(value, self.example)):
                 raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
-                # an empty one said in words: it read 'not ""'
+                # an empty one said in words: it read 'not ""'. The scheme before the port, and the port too:
+                # "ftp://nope:99999" was told of its port alone, and of "ftp" only once the port was mended.
+                port = " Its port is out of range too: a port is a number from 1 to 65535." if _bad_port(value) else ""
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
-                                    f"{self.example}" + (f", not {shown(value)}." if value else "; it is empty."))
+                                    f"{self.example}" + (f", not {shown(value)}." if value else "; it is empty.")
+                                    + port)
             if self.form in ("url", "url or empty") and (extra := _after_path(value)):
                 # "http://127.0.0.1:11434/v1#frag" or "?x=1": the app adds /chat/completions to the address,
                 # so the request went to "/v1#frag/chat/completions" and failed as "found nothing (404)"
@@ -159,13 +162,20 @@ _PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):
 
 def port_problem(address: str, example: str = "http://127.0.0.1:11434/v1") -> str | None:
     """Why ``address``'s port can be no server's (http://127.0.0.1:99999/v1), in words; None when it has none
-    such. The dialog and the command line say the same (the dialog said only "must be an http:// address")."""
-    match = _PORT.match(address or "")
-    if match is None or 1 <= int(match.group(1)) <= 65535:
+    such, or when it is no http:// or https:// address at all (that is said first). The dialog and the command
+    line say the same (the dialog said only "must be an http:// address")."""
+    port = _bad_port(address or "")
+    if port is None or not re.match(r"https?://", address, re.IGNORECASE):
         return None
     like = urlsplit(example).port
     where = f", like {like} in {example}" if like else ""
-    return f"the port {int(match.group(1))} is out of range; a port is a number from 1 to 65535{where}."
+    return f"the port {port} is out of range; a port is a number from 1 to 65535{where}."
+
+
+def _bad_port(address: str) -> int | None:
+    """The port ``address`` is written with when no server can have it (0, 99999), else None."""
+    match = _PORT.match(address)
+    return None if match is None or 1 <= int(match.group(1)) <= 65535 else int(match.group(1))
 
 
 # The endpoints the app adds to the Server URL itself, which a pasted address may end with (LM Studio's docs show
@@ -225,11 +235,15 @@ def savable(value: Any) -> bool:
 def shown(value: Any, limit: int = 60) -> str:
     """``value`` as a message quotes it: whole when short, else its start and its length, so a file pasted
     into a field (or a huge value in settings.json) does not fill the message. Spelt as JSON, as the file
-    holds it: null, true, "yes" (Python's None, True, 'yes' are no words a settings.json holds)."""
+    holds it: null, true (Python's None, True are no words a settings.json holds), but a text in the curly
+    quotes the window and the command line quote every other name in: “yes”, not "yes" beside “Allow Go
+    code (nanoGo)”."""
     try:
         text = json.dumps(value, ensure_ascii=not savable(value))  # a half character as \ud800
     except (TypeError, ValueError, RecursionError):  # no JSON value (a value typed into a field is text)
         text = repr(value)
+    if isinstance(value, str):  # its escapes kept (\n, \ud800), but for a quote and a backslash: C:\models
+        text = "“" + re.sub(r'\\(["\\])', r"\1", text[1:-1]) + "”"
     if len(text) <= limit:
         return _seen(text)
     size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"

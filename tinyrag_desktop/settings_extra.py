@@ -65,8 +65,8 @@ def checked(key: str, value: Any) -> tuple[Any, str | None]:
         return kept, None
     left_out = ", ".join(bad[:10]) + (f" and {len(bad) - 10:,} more" if len(bad) > 10 else "")
     what = "is no network" if len(bad) == 1 else "are no networks"
-    return kept, (f"{TRUSTED_NETWORKS}: {left_out} {what} (a network is written like \"10.20.0.0/16\" or "
-                  f"\"127.0.0.1/32\"), left out." + (" No network is trusted." if not kept else ""))
+    return kept, (f"{TRUSTED_NETWORKS}: {left_out} {what} (a network is written like “10.20.0.0/16” or "
+                  f"“127.0.0.1/32”), left out." + (" No network is trusted." if not kept else ""))
 
 
 def usable_api_url(value: Any) -> str | None:

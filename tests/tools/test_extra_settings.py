@@ -72,14 +72,14 @@ async def test_one_network_written_as_text_is_a_list_of_it(server: LoopbackServe
 async def test_entries_that_are_no_network_are_named_and_the_rest_used(server: LoopbackServer,
                                                                        data_dir: Path) -> None:
     settings, warnings = _settings(data_dir, url_fetch_trusted_networks=["10.0.0.300/8", "127.0.0.1/32", 12])
-    assert warnings == ['settings.json: url_fetch_trusted_networks: "10.0.0.300/8", 12 are no networks (a '
-                        'network is written like "10.20.0.0/16" or "127.0.0.1/32"), left out.']
+    assert warnings == ['settings.json: url_fetch_trusted_networks: “10.0.0.300/8”, 12 are no networks (a '
+                        'network is written like “10.20.0.0/16” or “127.0.0.1/32”), left out.']
     url = server.static("/page", "an intranet page", "text/plain")
     result = await url_fetch(url, ToolContext(settings=settings, data_dir=data_dir))
     assert result.text.endswith("an intranet page")
     _s, [said] = _settings(data_dir, url_fetch_trusted_networks=["bogus"])
-    assert said.endswith('"bogus" is no network (a network is written like "10.20.0.0/16" or "127.0.0.1/32"), '
-                         "left out. No network is trusted.")
+    assert said.endswith('“bogus” is no network (a network is written like “10.20.0.0/16” or '
+                         "“127.0.0.1/32”), left out. No network is trusted.")
 
 
 async def test_the_wikipedia_tool_with_a_number_for_its_address_asks_wikipedia(

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
+from PySide6.QtWidgets import QApplication, QScrollArea, QTabWidget, QWidget
 
 from tests.sse_server import Stream, free_port
 
@@ -104,6 +104,9 @@ def test_the_welcome_panel_the_empty_chat_list_and_the_shortcuts_list_show_their
 
     win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe, theme="dark")
     qloop.run(wait_until(win.welcome.visible))
+    win.resize(800, 400)  # the page scrolls, so it is a stop (test_welcome_keys: only then)
+    page = win.welcome.panel.findChild(QScrollArea)
+    qloop.run(wait_until(lambda: page.verticalScrollBar().maximum() > 0))
     visited, unseen = unseen_stops(qloop, qtbot, win, win.welcome.panel.retry_button)
     # The panel's scrolling page and the list with no chats yet changed not one pixel.
     assert {"QScrollArea Welcome: no model server found", "ChatList chatList"} <= set(visited), visited

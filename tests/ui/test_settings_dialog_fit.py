@@ -152,7 +152,7 @@ def test_a_reason_names_the_field_without_its_unit(qtbot):
     dialog = SettingsDialog(defaults())
     qtbot.addWidget(dialog)
     for name, typed, reason in (("tool_timeout", "-1", "Tool timeout must be at least 0.1, not -1."),
-                                ("chunk_size", "abc", "Chunk size must be a number, not \"abc\"."),
+                                ("chunk_size", "abc", "Chunk size must be a number, not “abc”."),
                                 ("nanogo_memory_mb", "", "nanoGo memory needs a value.")):
         dialog.field(name).setText(typed)
         assert dialog._fields[name].validate() == reason

@@ -54,7 +54,7 @@ def test_a_text_pasted_into_a_number_field_is_not_quoted_whole(dialog):
     field = dialog._fields["temperature"]
     field.widget.setText("pasted " * 4000)
     reason = field.validate() or ""
-    assert reason.startswith("Temperature must be a number, not \"pasted") and len(reason) < 200, reason[:200]
+    assert reason.startswith("Temperature must be a number, not “pasted") and len(reason) < 200, reason[:200]
     assert "(27,999 characters)" in reason  # stripped: the last space goes
 
 
@@ -99,7 +99,7 @@ def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
     dialog.persona_prompt.setPlainText("x" * 100_001)
     dialog._on_save()
     assert dialog.result() == 0 and not dialog.problem.isHidden()
-    assert dialog.problem_text.startswith(f"Personas: \"{name}\" is 100,001 characters long")
+    assert dialog.problem_text.startswith(f"Personas: “{name}” is 100,001 characters long")
 
 
 def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
@@ -270,7 +270,7 @@ def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_wor
     dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")
     assert not dialog.save_button.isEnabled()  # it was taken, and failed later as "cannot be reached"
     assert dialog._fields["base_url"].validate() == (
-        "Server URL has a space in it, and an address has none: \"http://127.0.0.1:11434/v1 /x\". Remove it (a "
+        "Server URL has a space in it, and an address has none: “http://127.0.0.1:11434/v1 /x”. Remove it (a "
         "space that belongs in the address is written %20).")
     assert dialog.problem_text == "Cannot save yet: see the reason under Server URL."
     dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
@@ -505,3 +505,36 @@ def test_a_built_in_model_file_in_the_home_of_no_such_user_is_said_in_words(dial
     assert field.validate() == ("Built-in model file: ~nosuchuser-tinyrag/tiny.gguf: there is no user called "
                                 "nosuchuser-tinyrag on this computer, so ~nosuchuser-tinyrag names no home folder.")
     assert not dialog.save_button.isEnabled()
+
+
+def test_a_wrong_scheme_is_said_before_a_wrong_port_and_the_port_too(dialog, tmp_path):
+    """ftp://nope:99999 was told only of its port; once that was mended, of its scheme. Both at once now, the
+    scheme first, in the dialog and on the command line."""
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    dialog.field("base_url").setText("ftp://nope:99999")
+    said = dialog._fields["base_url"].validate()
+    assert said == ("Server URL must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not "
+                    "“ftp://nope:99999”. Its port is out of range too: a port is a number from 1 to 65535."), said
+    args = build_parser().parse_args(["ask", "hi", "--base-url", "ftp://nope:99999", "--data-dir", str(tmp_path)])
+    with pytest.raises(SettingsError) as cli:
+        context_from_args(args)
+    assert str(cli.value).startswith("--base-url must be an http:// or https:// address"), str(cli.value)
+    assert str(cli.value).endswith("Its port is out of range too: a port is a number from 1 to 65535.")
+    dialog.field("base_url").setText("ftp://nope:8000")  # a port in range: nothing said of it
+    assert dialog._fields["base_url"].validate().endswith("not “ftp://nope:8000”.")
+
+
+def test_a_refused_value_is_quoted_in_the_apps_curly_quotes(dialog, tmp_path):
+    """It read 'not "-1x"' beside the app's “Allow Go code (nanoGo)”; the command line quotes as the window."""
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    dialog.field("temperature").setText("-1x")
+    assert dialog._fields["temperature"].validate() == "Temperature must be a number, not “-1x”."
+    (tmp_path / "settings.json").write_text('{"theme": "C:\\\\dark"}')
+    args = build_parser().parse_args(["kb", "list", "--data-dir", str(tmp_path)])
+    ctx = context_from_args(args)
+    assert ctx.warnings == ("settings.json: theme must be one of light, dark, system, not “C:\\dark”. "
+                            "Using the default, “system”.",)

@@ -127,3 +127,15 @@ def test_each_answer_to_the_question_has_its_own_alt_letter(qtbot, dialog, lette
         qtbot.waitUntil(lambda: not dialog.isVisible())
         assert dialog.result() == {"accepted": 1, "rejected": 0}[left]
         assert [s["max_tools_total"] for s in dialog.saved_settings] == ([9] if left == "accepted" else [])
+
+
+def test_enter_on_the_question_keeps_editing_and_saves_nothing(qtbot, dialog):
+    # Save was the default button: Esc (leave) then Enter (make the question go) saved what was being left.
+    dialog.field("max_tools_total").setText("9")
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    box = _question(qtbot, dialog)
+    assert box.defaultButton() is box.escapeButton()
+    with qtbot.waitSignal(box.finished):
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert dialog.isVisible() and dialog.saved_settings == []
+    assert dialog.field("max_tools_total").text() == "9"

@@ -14,7 +14,7 @@ def test_a_wrong_searxng_url_gets_a_searxng_example_not_the_model_servers(qtbot)
     dialog.field("searxng_url").setText("searx.local")
     assert not dialog.save_button.isEnabled()
     assert dialog.problem_text == ("Cannot save yet (Tools tab): SearXNG URL must be an http:// or https:// "
-                                     "address, like http://localhost:8888, not \"searx.local\".")
+                                     "address, like http://localhost:8888, not “searx.local”.")
     dialog.field("base_url").setText("127.0.0.1:11434/v1")  # the model server's own example is kept
     assert "Server URL must be an http:// or https:// address, like http://127.0.0.1:11434/v1" in (
         dialog._fields["base_url"].validate())
@@ -29,6 +29,6 @@ def test_words_that_are_no_address_at_all_are_told_what_an_address_looks_like(qt
     qtbot.addWidget(dialog)
     dialog.field("base_url").setText("not a url")
     assert dialog._fields["base_url"].validate() == (
-        "Server URL must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not \"not a url\".")
+        "Server URL must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not “not a url”.")
     dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")  # an address with a space: said so
     assert "has a space in it" in dialog._fields["base_url"].validate()

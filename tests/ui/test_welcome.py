@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QLabel
 
 from tests.sse_server import ScriptedLLMServer, Stream, free_port
 from tinyrag_desktop.firstrun import Attempt, Found, ProbeResult
@@ -301,7 +301,7 @@ def test_an_address_saved_from_the_welcome_page_is_asked_at_once_and_said(make_w
 
 def test_the_error_after_a_first_question_with_no_server_opens_the_settings(make_window, qloop):
     """After the first question failed with no server, the card offered only Retry, and the welcome page
-    with its "Enter a server address…" had gone: the card has "Open Settings" when its words name a setting."""
+    with its "Enter a server address…" had gone: the card has a button to Settings when its words name a setting."""
     from tinyrag_desktop.ui.settings_dialog import SettingsDialog
 
     win = make_window(f"http://127.0.0.1:{free_port()}/v1")
@@ -314,6 +314,29 @@ def test_the_error_after_a_first_question_with_no_server_opens_the_settings(make
     assert dialog is not None and dialog.isVisible()
     assert dialog._tabs.tabText(dialog._tabs.currentIndex()).replace("&", "") == "Model"
     dialog.reject()
+
+
+def test_the_no_server_error_offers_the_welcome_pages_help_in_its_words(make_window, qloop, qtbot):
+    """After a first question with no server, the error had "Open Settings" and Retry only: the ways to start a
+    server and the built-in model were gone with the welcome page, and its "Enter a server address…" read
+    "Open Settings" in the error. The error leads back to the page, which leads back to the chat."""
+    from PySide6.QtWidgets import QApplication
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    assert not panel.back_button.isVisible()  # nothing to go back to before a question
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    answer = win.view.answers()[-1]
+    assert answer.settings_button.text() == panel.settings_button.text() == "Enter a server address…"
+    assert answer.help_button.isVisible() and answer.help_button.text() == "How to start a server…"
+    answer.help_button.click()
+    assert win.welcome.visible() and panel.findChild(QLabel, "welcomeHowLMStudio").isVisible()
+    assert QApplication.focusWidget() is panel.retry_button and panel.back_button.isVisible()
+    panel.back_button.click()
+    assert not win.welcome.visible() and win.view.answers()[-1] is answer and answer.retry_button.isVisible()
+    answer.fail("The server failed (500): out of memory.")  # a server that answers: no help, the usual words
+    assert not answer.help_button.isVisible() and answer.settings_button.text() == "Open Settings"
 
 
 def test_the_open_settings_button_goes_to_the_tab_the_error_names_and_only_then(qtbot):

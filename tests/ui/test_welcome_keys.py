@@ -64,3 +64,23 @@ def test_every_tab_stop_of_the_window_and_of_settings_has_a_name(make_window, se
         shown = [w for w in dialog.findChildren(QWidget) if w.isVisible() and w.focusProxy() is None
                  and w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isEnabled()]
         assert shown and _unnamed(shown) == [], tabs.tabText(page)
+
+
+def test_the_welcome_page_is_a_tab_stop_only_while_it_scrolls(make_window, qloop, qtbot):
+    # With nothing to scroll, Tab stopped on the page itself, drawn as a ring round the whole panel, doing nothing.
+    from PySide6.QtWidgets import QScrollArea
+
+    async def probe():
+        return ProbeResult(None, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    win.resize(1180, 900)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    scroll = panel.findChild(QScrollArea)
+    qloop.run(wait_until(lambda: win.height() == 900 and scroll.verticalScrollBar().maximum() == 0))
+    assert not scroll.focusPolicy() & Qt.FocusPolicy.TabFocus
+    assert scroll not in win.tab_stops()
+    win.resize(800, 400)  # now the steps run below the window: the page is a stop, to scroll them into sight
+    qloop.run(wait_until(lambda: scroll.verticalScrollBar().maximum() > 0))
+    assert scroll.focusPolicy() & Qt.FocusPolicy.TabFocus and scroll in win.tab_stops()

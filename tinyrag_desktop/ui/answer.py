@@ -25,7 +25,7 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
-from .error_box import ErrorBox, model_button_words
+from .error_box import ENTER_ADDRESS, OPEN_SETTINGS, SERVER_HELP, ErrorBox, model_button_words, no_server
 from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
@@ -48,6 +48,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
     retryRequested = Signal()
     settingsRequested = Signal(str)  # the Settings tab an error's remedy is on
+    serverHelpRequested = Signal()  # "How to start a server…": the welcome page's steps, for no server
     modelMenuRequested = Signal(QWidget)  # "Choose a model…": the status bar's model menu, opened under it
     regenerateRequested = Signal()
     copied = Signal(str)
@@ -136,14 +137,18 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self.retry_button.setObjectName("retry")
         self.retry_button.setAccessibleName("Retry this question")
         self.retry_button.clicked.connect(self.retryRequested)
-        self.settings_button = QPushButton("Open Settings", self._error_box)  # when the error names one
+        self.settings_button = QPushButton(OPEN_SETTINGS, self._error_box)  # when the error names one
         self.settings_button.setObjectName("errorOpenSettings")
         self.settings_button.clicked.connect(lambda: self.settingsRequested.emit(self._settings_tab or "Model"))
         self._settings_tab: str | None = None
         # the server lacks the model asked for: its models a click away, not only in Settings
         self.model_button = QPushButton("Choose a model…", self._error_box, objectName="errorChooseModel")
         self.model_button.clicked.connect(lambda: self.modelMenuRequested.emit(self.model_button))
-        self._error_box.lay_out(self._error_label, (self.model_button, self.settings_button, self.retry_button))
+        # no server answers: the welcome page's steps and built-in model, gone once a question was asked
+        self.help_button = QPushButton(SERVER_HELP, self._error_box, objectName="errorServerHelp")
+        self.help_button.clicked.connect(self.serverHelpRequested)
+        self._error_box.lay_out(self._error_label, (self.model_button, self.help_button, self.settings_button,
+                                                    self.retry_button))
         self._error_box.hide()
         self._layout.addWidget(self._error_box)
 
@@ -441,6 +446,9 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
         self.settings_button.setVisible(self._settings_tab is not None)
+        down = no_server(message)
+        self.help_button.setVisible(down)
+        self.settings_button.setText(ENTER_ADDRESS if down else OPEN_SETTINGS)
         self.model_button.setVisible(NO_SUCH_MODEL in message)
         self._error_box.show()
         self._error_box.fit()  # the buttons beside the message, or below it when they leave it too narrow
@@ -485,7 +493,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         top = [self._thinking.toggle, self._thinking.body] if self._thinking is not None else []
         chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus or w is also]
         if self._error is not None:
-            chain += [b for b in (self.model_button, self.settings_button) if not b.isHidden()]
+            chain += [b for b in (self.model_button, self.help_button, self.settings_button) if not b.isHidden()]
             chain.append(self.retry_button)
         if self._sources is not None:
             chain += self._sources.links()

@@ -33,7 +33,18 @@ HINT_WHOLE_UP_TO = 300  # px: the empty chat's hint keeps its lines whole up to 
 class _EmptyHint(QLabel):
     """The empty chat's hint. Never wrapped, its lines were the chat's minimum width, 663 px at 20 pt: with the
     knowledge panel beside it the window was wider than a 1,024 px screen. It asks for its whole lines up to
-    HINT_WHOLE_UP_TO (so at the usual font the window is as narrow as before) and wraps in a narrower chat."""
+    HINT_WHOLE_UP_TO (so at the usual font the window is as narrow as before) and wraps in a narrower chat.
+    ``shown`` says when it comes into sight and goes: the message box's hint leaves the keys to it meanwhile."""
+
+    shown = Signal(bool)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self.shown.emit(True)
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        super().hideEvent(event)
+        self.shown.emit(False)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         hint = super().minimumSizeHint()  # wrapped: its longest word
@@ -80,6 +91,7 @@ class ChatView(QScrollArea):
     answerAdded = Signal(object)
     earlierWanted = Signal()
     cleared = Signal()  # emptied for another chat (the find bar lets go of what it marked)
+    emptyHintShown = Signal(bool)  # the empty chat's hint, with the keys, came into sight (True) or went
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,6 +123,7 @@ class ChatView(QScrollArea):
         self._empty.setWordWrap(True)
         self._empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._empty.setContentsMargins(0, 120, 0, 0)
+        self._empty.shown.connect(self.emptyHintShown)
         self._items.insertWidget(0, self._empty)
         self._graveyard: list[QWidget] = []  # a cleared chat's widgets, deleted a few at a time (_bury)
         self._earlier = QPushButton("Show earlier messages", self._column)

@@ -51,6 +51,13 @@ class Composer(QPlainTextEdit):
         self._drafts_file: Path | None = None
         self._written: dict[str, str] = {}  # what the file holds: a draft not in it is lost at close
         self._remember: Callable[[str | None], None] | None = None
+        self._keys_above = False  # the empty chat's hint above says the keys
+
+    def keys_said_above(self, on: bool) -> None:
+        """Whether the empty chat's hint above the box says the keys: while it does, the box's hint is
+        "Ask anything…" alone (both said "Enter sends · Shift+Enter for a new line", one under the other)."""
+        self._keys_above = on
+        self._fit_hint()
 
     def keep_drafts_in(self, path: Path, remember: Callable[[str | None], None] | None = None) -> None:
         """Keep the drafts in ``path`` as well, written a second after typing stops, and read those kept
@@ -152,12 +159,15 @@ class Composer(QPlainTextEdit):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
-        # The whole hint only where it fits on one line: wrapped, its last words were cut off at the bottom of
-        # the box in a narrow window, and at 700 px it ran onto a second line ("…for a new | line)"). The
-        # keys are said in the empty conversation above it too.
+        self._fit_hint()
+
+    def _fit_hint(self) -> None:
+        """The whole hint only where it fits on one line: wrapped, its last words were cut off at the bottom of
+        the box in a narrow window, and at 700 px it ran onto a second line ("…for a new | line)"). Short
+        too while the empty chat's hint above says the keys (keys_said_above)."""
         room = self.viewport().width() - 2 * self.document().documentMargin() - _HINT_SLACK
         fits = self.fontMetrics().horizontalAdvance(PLACEHOLDER) <= room
-        self.setPlaceholderText(PLACEHOLDER if fits else SHORT_PLACEHOLDER)
+        self.setPlaceholderText(PLACEHOLDER if fits and not self._keys_above else SHORT_PLACEHOLDER)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Up and not event.modifiers() and not self.toPlainText():

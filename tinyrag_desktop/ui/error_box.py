@@ -9,12 +9,23 @@ from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton
 
 from ..engine.errors import CHOOSE_ANOTHER
+from ..engine.llm import START_HINT
 from ..tool_words import window_words
 from .theme import colors
 
 # The message keeps at least this many average characters a line beside the buttons; with less (large text,
 # a narrow window) the buttons go below it: at 18 pt three buttons squeezed it into a column five lines tall.
 MIN_LINE_CHARS = 40
+# The welcome page's words for opening the Server URL, said by an error about a server that cannot be reached
+# too: the same button read "Enter a server address…" on the page and "Open Settings" in the error below it.
+ENTER_ADDRESS = "Enter a server address…"
+OPEN_SETTINGS = "Open Settings"  # an error's remedy in Settings, any other
+SERVER_HELP = "How to start a server…"  # the welcome page again: its steps and the built-in model
+
+
+def no_server(message: str) -> bool:
+    """Whether ``message`` (in the window's words) says no model server answers, with how to start one."""
+    return window_words(START_HINT) in message
 
 
 def model_button_words(text: str) -> str:

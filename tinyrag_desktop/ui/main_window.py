@@ -262,6 +262,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         brow.setContentsMargins(12, 8, 8, 8)
         self.composer = Composer(box)
         self.composer.submitted.connect(lambda _t: self.send())
+        self.view.emptyHintShown.connect(self.composer.keys_said_above)
         self.send_button = QPushButton("Send", box)
         self.send_button.setObjectName("send")
         self.send_button.setAccessibleName("Send question")

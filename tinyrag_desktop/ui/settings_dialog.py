@@ -21,6 +21,7 @@ from ..paths import expand_home
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError, server_root
 from .confirm_dialog import open_question
 from .focus_ring import FocusRing
+from .kb_sources_view import RoomyRows
 from .plain_text import plain_label
 from .screen_fit import FRAME, free_area
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
@@ -268,6 +269,8 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self.persona_list = QListWidget(page)
         self.persona_list.setObjectName("personaList")
         self.persona_list.setAccessibleName("Personas")
+        # rows as tall as a name drew the focus ring across its letters
+        self.persona_list.setItemDelegate(RoomyRows(self.persona_list))
         self.persona_list.addItems(list(self._personas))
         left.addWidget(self.persona_list)
         buttons = QHBoxLayout()
@@ -584,7 +587,9 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         save.setText("&Save")
         discard.setText("&Discard")
         self.discard_question = box
-        open_question(box, save, keep, self._left)
+        # Enter on Keep editing, as the Quit question's on Cancel: with Save there, Esc then Enter (the
+        # reflex to make a dialog go away) saved the very edits the user was leaving behind
+        open_question(box, keep, keep, self._left)
 
     def _left(self, box: QMessageBox) -> None:
         """The answer to the question asked by :meth:`reject`: Save checks and saves as the Save button

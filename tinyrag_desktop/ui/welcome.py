@@ -155,7 +155,19 @@ class WelcomeController:
     def show(self) -> None:
         panel = self._panel or self._build()
         if panel is not None:
+            panel.set_back(self._win.chat_id is not None)  # over a chat, from its error (show_help)
             self._pages.setCurrentWidget(panel)
+
+    def show_help(self) -> None:
+        """The page over the open chat, from its error's "How to start a server…" (a first question with no
+        server left only Retry and Open Settings, the ways to start one gone): the focus on Try again."""
+        self.show()
+        if self.visible():
+            self._panel.retry_button.setFocus()
+
+    def _back(self) -> None:
+        self.hide()
+        self._win.composer.setFocus()
 
     def hide(self) -> None:
         self._pages.setCurrentIndex(0)
@@ -183,6 +195,7 @@ class WelcomeController:
         panel.serverFound.connect(self._on_found)
         panel.builtinReady.connect(self._on_builtin)
         panel.openSettingsRequested.connect(self._win.open_settings)
+        panel.backRequested.connect(self._back)
         self._pages.addWidget(panel)
         self._panel = panel
         return panel

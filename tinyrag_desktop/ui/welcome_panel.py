@@ -7,7 +7,8 @@ It holds no engine or network code of its own: the window passes in a ``probe`` 
 - ``serverFound(Found)`` when "Try again" found a server (the window saves it and hides the panel);
 - ``builtinReady(base_url, model)`` / ``builtinFailed(message)`` for "Use the built-in model";
 - ``retryRequested()`` and ``useBuiltinRequested()`` on every click, for windows that run things themselves;
-- ``openSettingsRequested()`` for "Enter a server address…".
+- ``openSettingsRequested()`` for "Enter a server address…";
+- ``backRequested()`` for "Back to the chat", shown when the page is opened over a chat (set_back).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..firstrun import Attempt, ProbeResult
 from ..hidden_passwords import hide_passwords
 from .busy_buttons import set_working
 from .chat_view import COLUMN_MAX
+from .error_box import ENTER_ADDRESS
 from .focus_ring import FocusRing
 from .markdown_render import inline_code_html
 from .theme import colors, style_sheet
@@ -72,6 +74,20 @@ def _no_chat_model(attempt: Attempt) -> str:
             f"{has}: {how}. tinyRAG notices it by itself; or press <b>Try again</b>.")
 
 
+def _stop_while_it_scrolls(scroll: QScrollArea) -> None:
+    """Make ``scroll`` a Tab stop (arrows and Page Down scroll it) only while its page is larger than it: with
+    nothing to scroll it was a stop that did nothing, drawn as a ring round the whole panel."""
+    bars = (scroll.verticalScrollBar(), scroll.horizontalScrollBar())
+
+    def follow(*_range: int) -> None:
+        scrolls = any(bar.maximum() > bar.minimum() for bar in bars)
+        scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus if scrolls else Qt.FocusPolicy.NoFocus)
+
+    for bar in bars:
+        bar.rangeChanged.connect(follow)
+    follow()
+
+
 class WelcomePanel(QFrame):
     """Friendly instructions for starting a local server, with "Try again" and "Use the built-in model"."""
 
@@ -81,6 +97,7 @@ class WelcomePanel(QFrame):
     builtinReady = Signal(str, str)  # base_url, model
     builtinFailed = Signal(str)
     openSettingsRequested = Signal()
+    backRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None, *, probe: Probe | None = None,
                  start_builtin: StartBuiltin | None = None, builtin_note: str = "") -> None:
@@ -137,11 +154,15 @@ class WelcomePanel(QFrame):
         self.builtin_button = QPushButton("Use the built-in model", self)
         self.builtin_button.setObjectName("welcomeUseBuiltin")
         self.builtin_button.setToolTip("Runs a small model on this computer, without any server (offline).")
-        self.settings_button = QPushButton("Enter a server address…", self)
+        self.settings_button = QPushButton(ENTER_ADDRESS, self)
         self.settings_button.setObjectName("welcomeSettings")
+        # Opened from a chat's error (its "How to start a server…"): the way back to the chat and its Retry
+        self.back_button = QPushButton("Back to the chat", self, objectName="welcomeBack")
+        self.back_button.hide()
+        self._row = (self.retry_button, self.builtin_button, self.settings_button, self.back_button)
         # Side by side where they fit, one above another where they do not (see resizeEvent).
         self._buttons = buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
-        for b in (self.retry_button, self.builtin_button, self.settings_button):
+        for b in self._row:
             buttons.addWidget(b)
         buttons.addStretch(1)
 
@@ -174,11 +195,12 @@ class WelcomePanel(QFrame):
         self._column = column
         self._lane = lane
         scroll = QScrollArea(self)
-        scroll.setAccessibleName(self.accessibleName())  # a Tab stop of its own (it scrolls): it said nothing
+        scroll.setAccessibleName(self.accessibleName())  # a Tab stop while it scrolls: it said nothing
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
         FocusRing(scroll, scroll, radius=3)  # frameless, it showed no sign of the focus when Tab came to it
+        _stop_while_it_scrolls(scroll)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -186,8 +208,9 @@ class WelcomePanel(QFrame):
         self.retry_button.clicked.connect(self._on_retry)
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
+        self.back_button.clicked.connect(self.backRequested)
         # Tab as the panel reads: the buttons, then the built-in model's fold below them (made first, it came first)
-        QWidget.setTabOrder(self.settings_button, self.builtin_more)
+        QWidget.setTabOrder(self.back_button, self.builtin_more)
         self.set_builtin_available(start_builtin is not None, builtin_note)
         self._style_buttons()
 
@@ -195,7 +218,7 @@ class WelcomePanel(QFrame):
         """Try again in the app's blue, as Send and New chat; the others outlined (base.qss): plain grey,
         they looked disabled, and the outline of "Enter a server address…" was lost on a dark background."""
         sheet = style_sheet(colors().dark)
-        for button in (self.retry_button, self.builtin_button, self.settings_button):
+        for button in self._row:
             button.setStyleSheet(sheet)
         # A link-like fold, in the theme's text colour named here: its style sheet kept the palette it was
         # first polished with, dark words on the dark page after light → dark.
@@ -214,7 +237,7 @@ class WelcomePanel(QFrame):
     def _fit_buttons(self, width: int) -> None:
         """The buttons in a row when the panel is wide enough for them, else in a column: side by side
         they need about 500 pixels, and a row that does not fit pushed the panel into scrolling sideways."""
-        shown = [b for b in (self.retry_button, self.builtin_button, self.settings_button) if not b.isHidden()]
+        shown = [b for b in self._row if not b.isHidden()]
         margins = self._lane.contentsMargins()
         row = (sum(b.sizeHint().width() for b in shown) + self._buttons.spacing() * max(len(shown) - 1, 0)
                + margins.left() + margins.right())
@@ -241,6 +264,11 @@ class WelcomePanel(QFrame):
         self.builtin_more.setVisible(self._folded)
         self.builtin_more.setChecked(False)
         self._show_install(False)
+        self._fit_buttons(self.width())
+
+    def set_back(self, shown: bool) -> None:
+        """Offer "Back to the chat": the page is opened over a chat, from its error."""
+        self.back_button.setVisible(shown)
         self._fit_buttons(self.width())
 
     def _say(self, text: str) -> None:

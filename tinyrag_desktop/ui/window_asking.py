@@ -201,6 +201,7 @@ class AskingMixin:
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
         answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
         answer.modelMenuRequested.connect(lambda button: self.status.show_model_menu(button))
+        answer.serverHelpRequested.connect(lambda: self.welcome.show_help())
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
         answer.notice.connect(lambda text: self.say_about_chat(text, 8000))
