@@ -339,6 +339,17 @@ def test_the_no_server_error_offers_the_welcome_pages_help_in_its_words(make_win
     assert not answer.help_button.isVisible() and answer.settings_button.text() == "Open Settings"
 
 
+def test_a_new_chat_from_the_help_over_a_chat_leaves_no_way_back_to_that_chat(make_window, qloop):
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    win.view.answers()[-1].help_button.click()
+    panel = win.welcome.panel
+    assert win.welcome.visible() and panel.back_button.isVisible()
+    win.new_chat()  # Ctrl+N on the page: the page stays (no server), over no chat now
+    assert win.welcome.visible() and not panel.back_button.isVisible()
+
+
 def test_the_open_settings_button_goes_to_the_tab_the_error_names_and_only_then(qtbot):
     from tinyrag_desktop.tool_words import settings_tab
     from tinyrag_desktop.ui.answer import AnswerWidget

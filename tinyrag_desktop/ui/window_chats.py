@@ -216,6 +216,8 @@ class ChatsMixin:
         self.view.clear(keep=self._answer)
         self.title_label.setText("New chat")
         self.sidebar.mark_current(None)
+        if self.welcome.visible():  # opened over the chat left (its error's help): no chat to go back to now
+            self.welcome.show()
         self.composer.setFocus()
 
     def open_chat(self, chat_id: str, rebuild: bool = False, in_place: bool = False) -> None:
