@@ -177,9 +177,13 @@ class ChatView(QScrollArea):
         canvas = self.widget()
         if canvas is None:
             return hint
-        frame = 2 * self.frameWidth()
-        width = canvas.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + frame
-        return QSize(max(hint.width(), width), hint.height())
+        # the column's own minimum, in its margins at the narrowest, whether the bar shows or not: taken with
+        # the margins of the moment, it changed by the bar's width as the bar came and went, and the window's
+        # minimum width with it, twice an answer (a window manager's size hints sent again each time)
+        margins = canvas.layout().contentsMargins()
+        column = canvas.minimumSizeHint().width() - margins.left() - margins.right()
+        bar = max(_SIDE, self.verticalScrollBar().sizeHint().width())
+        return QSize(max(hint.width(), column + _SIDE + bar + 2 * self.frameWidth()), hint.height())
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
