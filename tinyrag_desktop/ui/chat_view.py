@@ -27,6 +27,7 @@ BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
 _EMPTY_HINT = ("Ask anything. Tools run inline and show\N{NO-BREAK SPACE}as\N{NO-BREAK SPACE}cards.\n"
                + " · ".join(hint.replace(" ", "\N{NO-BREAK SPACE}")
                             for hint in ("Enter sends", NEW_LINE, "Esc stops")))
+_LATEST_GAP = 4  # px above and below "Latest", in its strip under the conversation
 HINT_WHOLE_UP_TO = 300  # px: the empty chat's hint keeps its lines whole up to this width (the usual font's)
 
 
@@ -222,20 +223,25 @@ class ChatView(QScrollArea):
         self._place_latest()
 
     def _place_latest(self) -> None:
-        """Show "Latest" at the bottom of the view while a quarter of a screen or more is below it."""
+        """Show "Latest" at the bottom of the view while a quarter of a screen or more is below it, in a strip
+        of its own under the text: floating over it, it hid the ends of the lines there, and a match the find
+        bar went to. The strip comes and goes with it; a shorter view has more below it, a taller one less,
+        so it does not come and go at one place."""
         bar = self.verticalScrollBar()
         below = bar.maximum() - bar.value()
         show = below > max(48, self.viewport().height() // 4)
+        hint = self.latest.sizeHint()
         if show and self.latest.isHidden():  # in the theme's colours of the moment
             accent = colors().accent.name()
             self.latest.setStyleSheet(f"QToolButton {{ background: {accent}; color: white; border: none; "
                                       "border-radius: 12px; padding: 4px 12px 4px 8px; }")
-        self.latest.setVisible(show)
+            hint = self.latest.sizeHint()
+        if show == self.latest.isHidden():
+            self.latest.setVisible(show)
+            self.setViewportMargins(0, 0, 0, hint.height() + 2 * _LATEST_GAP if show else 0)
         if show:
-            hint, area = self.latest.sizeHint(), self.viewport().geometry()
-            self.latest.setGeometry(area.center().x() - hint.width() // 2, area.bottom() - hint.height() - 12,
-                                    hint.width(), hint.height())
-            self.latest.raise_()
+            self.latest.setGeometry((self.width() - hint.width()) // 2,  # under the column's middle
+                                    self.viewport().geometry().bottom() + 1 + _LATEST_GAP, hint.width(), hint.height())
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Home and End go to the conversation's start and end (a scroll area moves only by arrows and pages)."""
