@@ -44,3 +44,21 @@ def test_home_and_end_go_to_the_start_and_the_end_of_the_conversation(make_windo
     assert bar.value() == 0 and view.latest.isVisible()
     qtbot.keyClick(view, Qt.Key.Key_End)
     assert bar.value() == bar.maximum() > 0 and not view.latest.isVisible()
+
+
+def test_latest_sits_under_the_text_not_over_it(make_window, server, qloop):
+    # Floating over the bottom of the view it hid the ends of the lines there ("…lazy dog. ne[Latest]"), and a
+    # match the find bar went to could be under it.
+    server.queue(Stream(tokens(LONG, 64)))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Long")) == "done"
+    view, bar = win.view, win.view.verticalScrollBar()
+    for value in (bar.maximum() // 2, 0):  # scrolled up to read, then to the chat's start
+        bar.setValue(value)
+        qloop.run(wait_until(view.latest.isVisible))
+        assert not view.latest.geometry().intersects(view.viewport().geometry())  # where the text is drawn
+        assert view.rect().contains(view.latest.geometry())
+        assert bar.value() == value  # what the user scrolled to stays where it is
+    view.scroll_to_bottom()
+    assert not view.latest.isVisible() and view.viewport().geometry().bottom() == view.rect().bottom()
+    assert bar.value() == bar.maximum()

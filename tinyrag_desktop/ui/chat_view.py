@@ -27,6 +27,7 @@ BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
 _EMPTY_HINT = ("Ask anything. Tools run inline and show\N{NO-BREAK SPACE}as\N{NO-BREAK SPACE}cards.\n"
                + " · ".join(hint.replace(" ", "\N{NO-BREAK SPACE}")
                             for hint in ("Enter sends", NEW_LINE, "Esc stops")))
+_LATEST_GAP = 4  # px above and below "Latest", in its strip under the conversation
 HINT_WHOLE_UP_TO = 300  # px: the empty chat's hint keeps its lines whole up to this width (the usual font's)
 
 
@@ -81,6 +82,29 @@ def _warm_widgets(parent: QWidget) -> None:
     answer.deleteLater()
 
 
+class _CanvasLayout(QHBoxLayout):
+    """The canvas's row: the column between two stretches, in margins worked out for each width it is given
+    (ChatView._column_margins), so that the column is as wide with the scroll bar as without it. The scroll
+    area asks the height for the width it may give before it gives it: that one is worked out the same way."""
+
+    def __init__(self, canvas: QWidget, margins: Callable[[int], tuple[int, int]]) -> None:
+        super().__init__(canvas)
+        self._margins = margins
+        self.setContentsMargins(_SIDE, 16, _SIDE, 16)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's name
+        left, right = self._margins(rect.width())
+        now = self.contentsMargins()
+        if (now.left(), now.right()) != (left, right):
+            self.setContentsMargins(left, 16, right, 16)
+        super().setGeometry(rect)
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        left, right = self._margins(width)
+        now = self.contentsMargins()
+        return super().heightForWidth(width - left - right + now.left() + now.right())
+
+
 class ChatView(QScrollArea):
     """Holds the column; follows the stream while the user is at the bottom, stays put when they scroll up.
 
@@ -107,9 +131,7 @@ class ChatView(QScrollArea):
         outer = QWidget(self)
         outer.setObjectName("chatCanvas")
         outer.setAutoFillBackground(True)  # the palette's Window colour; no style sheet here (see theme.py)
-        h = QHBoxLayout(outer)
-        h.setContentsMargins(_SIDE, 16, _SIDE, 16)  # the right one less the scroll bar's width: _keep_column_put
-        self._canvas_layout = h
+        h = _CanvasLayout(outer, self._column_margins)
         self._column = QWidget(outer)
         self._column.setObjectName("chatColumn")
         self._column.setMaximumWidth(COLUMN_MAX)
@@ -169,9 +191,13 @@ class ChatView(QScrollArea):
         canvas = self.widget()
         if canvas is None:
             return hint
-        frame = 2 * self.frameWidth()
-        width = canvas.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + frame
-        return QSize(max(hint.width(), width), hint.height())
+        # the column's own minimum, in its margins at the narrowest, whether the bar shows or not: taken with
+        # the margins of the moment, it changed by the bar's width as the bar came and went, and the window's
+        # minimum width with it, twice an answer (a window manager's size hints sent again each time)
+        margins = canvas.layout().contentsMargins()
+        column = canvas.minimumSizeHint().width() - margins.left() - margins.right()
+        bar = max(_SIDE, self.verticalScrollBar().sizeHint().width())
+        return QSize(max(hint.width(), column + _SIDE + bar + 2 * self.frameWidth()), hint.height())
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
@@ -180,22 +206,20 @@ class ChatView(QScrollArea):
             # stopped at the old minimum.
             self.updateGeometry()
         elif watched is self.viewport() and event.type() == QEvent.Type.Resize:
-            self._keep_column_put()
             self._place_latest()
         return super().eventFilter(watched, event)
 
-    def _keep_column_put(self) -> None:
-        """The column where it is with the scroll bar or without, above the message box: centred in the whole
-        width, scroll bar included. Centred in the room beside the bar, the answer moved 7 px to the left when it
-        grew past the window's height, a streaming one while the user read it."""
-        bar = max(0, self.width() - 2 * self.frameWidth() - self.viewport().width())
-        right = max(0, _SIDE - bar)
-        wide = self.viewport().width() - 2 * _SIDE - COLUMN_MAX  # the room around a column at its widest
-        left = _SIDE + min(bar - (_SIDE - right), max(0, wide))  # a bar wider than the margin (large fonts)
-        margins = self._canvas_layout.contentsMargins()
-        if (margins.left(), margins.right()) != (left, right):
-            self._canvas_layout.setContentsMargins(left, 16, right, 16)
-            self._canvas_layout.activate()  # at once: no frame painted with the column moved
+    def _column_margins(self, width: int) -> tuple[int, int]:
+        """The canvas's left and right margins at ``width``: the column where it is with the scroll bar or
+        without, above the message box, centred in the whole width, clear of the room the bar takes (as wide
+        as the margin, or wider with large fonts) whether it shows or not. Centred beside the bar, the answer
+        moved 7 px to the left when it grew past the window's height; a column wider without the bar than
+        with it was shorter, and at a height a few pixels from the view's, the scroll area showed the bar,
+        then hid it, then showed it, without end, until the program crashed."""
+        whole = max(width, self.width() - 2 * self.frameWidth())
+        bar = max(_SIDE, self.verticalScrollBar().sizeHint().width())
+        left = _SIDE + max(0, min(bar - _SIDE, whole - bar - _SIDE - COLUMN_MAX))  # centred while it can be
+        return left, max(0, width - (whole - bar))
 
     def has_focus_ring(self) -> bool:
         """True while the conversation shows that it has the keyboard focus."""
@@ -212,20 +236,25 @@ class ChatView(QScrollArea):
         self._place_latest()
 
     def _place_latest(self) -> None:
-        """Show "Latest" at the bottom of the view while a quarter of a screen or more is below it."""
+        """Show "Latest" at the bottom of the view while a quarter of a screen or more is below it, in a strip
+        of its own under the text: floating over it, it hid the ends of the lines there, and a match the find
+        bar went to. The strip comes and goes with it; a shorter view has more below it, a taller one less,
+        so it does not come and go at one place."""
         bar = self.verticalScrollBar()
         below = bar.maximum() - bar.value()
         show = below > max(48, self.viewport().height() // 4)
+        hint = self.latest.sizeHint()
         if show and self.latest.isHidden():  # in the theme's colours of the moment
             accent = colors().accent.name()
             self.latest.setStyleSheet(f"QToolButton {{ background: {accent}; color: white; border: none; "
                                       "border-radius: 12px; padding: 4px 12px 4px 8px; }")
-        self.latest.setVisible(show)
+            hint = self.latest.sizeHint()
+        if show == self.latest.isHidden():
+            self.latest.setVisible(show)
+            self.setViewportMargins(0, 0, 0, hint.height() + 2 * _LATEST_GAP if show else 0)
         if show:
-            hint, area = self.latest.sizeHint(), self.viewport().geometry()
-            self.latest.setGeometry(area.center().x() - hint.width() // 2, area.bottom() - hint.height() - 12,
-                                    hint.width(), hint.height())
-            self.latest.raise_()
+            self.latest.setGeometry((self.width() - hint.width()) // 2,  # under the column's middle
+                                    self.viewport().geometry().bottom() + 1 + _LATEST_GAP, hint.width(), hint.height())
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Home and End go to the conversation's start and end (a scroll area moves only by arrows and pages)."""

@@ -338,7 +338,12 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             need = self.layout().minimumSize().width()
             if self.sidebar.isVisible() and not getattr(self, "_narrow", True):  # True: being built
                 need -= self.sidebar.minimumWidth() + self.splitter.handleWidth()
-            self.setMinimumWidth(max(MIN_WIDTH, need))
+            need = max(MIN_WIDTH, need)
+            # Raised at once, lowered between answers: the last answer's Regenerate, hidden as the next answer
+            # starts and shown as it ends, took the minimum down and up again at every answer (each time new
+            # size hints for the window manager)
+            if need > self.minimumWidth() or (need < self.minimumWidth() and self._answer is None):
+                self.setMinimumWidth(need)
             self._fit_sidebar()  # an answer wider than the chat's room beside the list folds it too
         return handled
 
