@@ -290,6 +290,15 @@ class ChatList(QListWidget):
             draw_ring(painter, self.viewport().rect(), 6.0)
             painter.end()
 
+    def scrollTo(self, index, hint=QAbstractItemView.ScrollHint.EnsureVisible) -> None:  # noqa: N802 - Qt's name
+        """Bring ``index`` into sight, and its day heading with it when it is the first chat under one: a chat
+        asked in, moved first with the list scrolled down, came in sight as its top row, "Today" just above."""
+        super().scrollTo(index, hint)
+        above = index.siblingAtRow(index.row() - 1)
+        if hint == QAbstractItemView.ScrollHint.EnsureVisible and above.isValid() \
+                and not above.data(Qt.ItemDataRole.UserRole):
+            super().scrollTo(above, hint)
+
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:
             if item.data(TIP_ROLE) is not None:
