@@ -7,8 +7,8 @@ then starts as a person's does, reopening the long chat left open, and the scrip
 * the start-up: the window shown, the long chat shown (its last page), widgets and resident memory;
 * refreshing the chat list; a question or an answer in a chat half-way down, and in the first one (its row
   changed where it is: no rows put in, which laid the whole list out again); the 2-second look for chats
-  another program saved (its cost on the GUI thread,
-  and for a chat saved elsewhere, how long until it is listed and the longest stall); searching it as a person does: typing a common word, a rare one, words no
+  another program saved (its cost on the GUI thread, and for a chat saved elsewhere, how long until it is
+  listed and the longest stall); searching it as a person does: typing a common word, a rare one, words no
   chat holds, then clearing the box. For each, how long after the typing the list shows the result (the box
   waits 150 ms for typing to pause before it searches), and the GUI thread's longest stall meanwhile: a
   timer ticks every 2 ms and the largest gap between its ticks is the longest the window could not answer;

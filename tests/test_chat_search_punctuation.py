@@ -90,7 +90,8 @@ def test_a_short_message_found_is_shown_whole(store):
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(st.text(max_size=30), st.text(alphabet=st.characters(categories=("P", "Zs"), exclude_characters="_%#@"), max_size=4))
+@given(st.text(max_size=30),
+       st.text(alphabet=st.characters(categories=("P", "Zs"), exclude_characters="_%#@"), max_size=4))
 def test_any_typed_words_search_without_error_and_punctuation_around_them_is_no_matter(tmp_path_factory, typed,
                                                                                        marks):
     # (marks but those that belong to a word: "_init", "C#", "100%", "@name")

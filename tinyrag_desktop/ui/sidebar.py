@@ -347,14 +347,16 @@ class ChatsSidebar(QFrame):
         """Whether ``chat``'s row ``item`` is where it goes already, as a chat asked in again is (the first
         under Today): it is changed where it is. Taken out and put back, every question and answer laid out
         the whole list again, and sent a screen reader a row gone and one come."""
-        heading, key = day_group(chat.updated), last_used_order(chat.updated)
-        row = self.list.row(item)
-        above = [self.list.item(r) for r in range(row)]  # usually its heading alone
-        if not above or any(i.data(TIP_ROLE) is not None and not last_used_order(i.data(TIP_ROLE)[1]) > key
-                            for i in above):
+        key, row = last_used_order(chat.updated), self.list.row(item)
+        for above in range(row):  # usually its heading alone
+            used = self.list.item(above).data(TIP_ROLE)
+            if used is not None and not last_used_order(used[1]) > key:
+                return False  # a chat above it goes below it now
+        over = self.list.item(row - 1) if row else None
+        if over is None:
             return False
-        over = above[-1].data(TIP_ROLE)
-        return (day_group(over[1]) if over is not None else above[-1].text()) == heading
+        return (day_group(over.data(TIP_ROLE)[1]) if over.data(TIP_ROLE) is not None else over.text()) \
+            == day_group(chat.updated)
 
     def _place_for(self, chat: ChatInfo) -> int:
         """The row ``chat`` goes in, as filling the list again would put it: below the chats used after it (a
