@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from pathlib import Path
 from typing import Callable
 
@@ -72,10 +73,10 @@ def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
     them, then those with a message holding them as typed, then the rest; newest first among equals ("topic
     C" listed the chat titled "… about topic C" below 20 others). Each chat carries as its snippet the words
     around the first message holding them as typed, else around its longest word (see search_words)."""
-    needle = " ".join(text.split())
+    needle = _phrase(text)
     if not needle:
         return chats_in(db)
-    words = search_words(needle)
+    words = search_words(text)
     if len(words) == 1:  # "capital capital" too
         needle = words[0]
     folded = search_text.fold(needle)
@@ -123,12 +124,43 @@ def _best_first(found: list[tuple[ChatInfo, bool]], needle: str, words: list[str
 
 
 def search_words(text: str) -> list[str]:
-    """The words a chats search looks for each of: ``text``'s, once each (as folded), the first
-    _MOST_WORDS of them (each costs a look through every message; more add little)."""
+    """The words a chats search looks for each of: ``text``'s, as a person reads them, once each (as folded),
+    the first _MOST_WORDS of them (each costs a look through every message; more add little).
+
+    Punctuation typed around a word is not part of it ("tax:", "(tax)", "Paris?" look for "tax", "Paris":
+    they found nothing), and a dash, slash, bracket or quote inside one parts it ("tax-return" looks for
+    "tax" and "return", and finds "tax return" too). Marks that belong to a word stay ("C++", "C#", "100%",
+    "a*b", "snake_case", "don't"). Words of marks alone ("?", "->") are looked for as typed."""
     seen: dict[str, str] = {}
-    for word in text.split():
+    for word in _typed_words(text):
         seen.setdefault(search_text.fold(word), word)
     return list(seen.values())[:_MOST_WORDS]
+
+
+def _typed_words(text: str) -> list[str]:
+    """``text``'s words as search_words reads them, every one, in their order."""
+    parted = "".join(" " if _parts_words(ch) else ch for ch in text)
+    return [word for word in (w.strip(_ENDS) for w in parted.split()) if word] or text.split()
+
+
+def _phrase(text: str) -> str:
+    """``text``'s words as one phrase, as typed but for the punctuation around each ("(tax-return)?":
+    "tax-return"), and single spaces; of punctuation alone, as typed."""
+    def trimmed(word: str) -> str:
+        kept = [i for i, ch in enumerate(word) if not _parts_words(ch) and ch not in _ENDS]
+        return word[kept[0]:kept[-1] + 1] if kept else ""
+
+    return " ".join(filter(None, map(trimmed, text.split()))) or " ".join(text.split())
+
+
+# Punctuation that is part of a word typed, and taken off its ends only (see search_words).
+_KEPT_IN_WORDS, _ENDS = "_.'’%#&@*", ".'’*&"
+
+
+def _parts_words(ch: str) -> bool:
+    """Whether ``ch``, typed, parts words: punctuation of any script (brackets, quotes, dashes, slashes, the
+    ends of sentences), but for the marks that belong to words (see search_words)."""
+    return ch in "`<>|" or (unicodedata.category(ch).startswith("P") and ch not in _KEPT_IN_WORDS)
 
 
 _MOST_WORDS = 6
@@ -149,6 +181,9 @@ _SEARCH_WORDS = """SELECT c.*, c.rowid AS n,
 # How much of a message a search hit shows before the words found, and after them. The list shows about
 # 30 characters of it: with 40 before, the words found were cut off ("Answer about Tax return deadlin…").
 _SNIPPET_BEFORE, _SNIPPET_AFTER = 12, 60
+# A message whose words found end within the characters the list shows is shown from its start ("…4 about
+# café menu" was shown of "Question 4 about café menu").
+_SNIPPET_SHOWN = 30
 
 
 def _snippet(text: str | None, needle: str) -> str:
@@ -162,7 +197,8 @@ def _snippet(text: str | None, needle: str) -> str:
     at, at_end = search_text.find(part, needle, word_start=True) or (-1, -1)
     if at < 0:  # the words are in what the marks took out (a link's address): shown as written
         part, at, at_end = text[lo:hi], found - lo, found_end - lo
-    start = max(0, at - _SNIPPET_BEFORE)
+    shown_whole = not lo and len(" ".join(part[:at_end].split())) <= _SNIPPET_SHOWN
+    start = 0 if shown_whole else max(0, at - _SNIPPET_BEFORE)
     if start and not part[start - 1].isspace():  # not from the middle of a word
         space = part.find(" ", start, at)
         start = space + 1 if space >= 0 else at

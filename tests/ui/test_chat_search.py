@@ -303,7 +303,7 @@ def test_a_hits_words_found_are_drawn_under_its_title_in_the_muted_colour(make_w
     win = make_window(server.base_url, data_dir=data)
     _type(qtbot, win, "rye")
     item = win.sidebar.item_for(ids["sourdough"])
-    assert item.text() == "Feeding a sourdough starter for bread\n…a day with rye flour."
+    assert item.text() == "Feeding a sourdough starter for bread\nFeed it twice a day with rye flour."  # short: whole
     view = win.sidebar.list
     image = view.viewport().grab(view.visualItemRect(item)).toImage()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -307,3 +308,24 @@ def test_a_search_hit_of_words_apart_opens_on_the_longest_of_them(make_window, s
     bar = win.find_bar
     qloop.run(wait_until(lambda: bar.isVisible() and bar.current >= 0))
     assert bar.box.text() == "crossing" and bar.count.text() == "1 of 1"
+
+
+@pytest.mark.parametrize("typed, words", [("“crossing”", "crossing"), ("(zebra-crossing)?", "zebra crossing")])
+def test_a_search_hit_for_words_typed_with_punctuation_opens_on_the_words(make_window, server, qloop, tmp_path,
+                                                                         typed, words):
+    # "“crossing”" found the chat, words compared without their punctuation, and the find bar, which looked
+    # for it as typed, did not open; "(zebra-crossing)?" opened on "crossing" alone.
+    data = tmp_path / "punct"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "Where is the zebra crossing?")
+    store.add_assistant_message(chat.id, "A place to cross the road.")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    win.sidebar.search.setText(typed)
+    qloop.run(wait_until(lambda: win.sidebar.ids() == [chat.id]))
+    win.open_chat(chat.id)
+    win.sidebar.chatSelected.emit(chat.id)
+    bar = win.find_bar
+    qloop.run(wait_until(lambda: bar.isVisible() and bar.current >= 0))
+    assert bar.box.text() == words and bar.count.text() == "1 of 1"

@@ -419,3 +419,72 @@ def test_the_row_of_the_chat_being_answered_keeps_its_height(make_window, server
     assert before[0] == before[1]
     side.set_answering("a")
     assert heights() == before
+
+
+def test_a_chat_moved_first_from_far_down_shows_its_day_heading_above_it(qtbot):
+    # Asked in chat #6 with the list scrolled to its bottom: the chat went first, and the list stopped one row
+    # down, with its "Today" just above the top of the list.
+    from PySide6.QtCore import QItemSelectionModel
+
+    from tinyrag_desktop.chats import ChatInfo
+    from tinyrag_desktop.ui.sidebar import ChatsSidebar
+
+    side = ChatsSidebar()
+    qtbot.add_widget(side)
+    side.resize(260, 400)
+    side.show()
+    chats = [ChatInfo(f"c{n}", f"Chat {n}", "", _at(n // 3 + 1), _at(n // 3 + 1)) for n in range(60)]
+    side.set_chats(chats, "c6")
+    bar = side.list.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 20)  # laid out
+    bar.setValue(bar.maximum())
+    assert side.touch(ChatInfo("c6", "Chat 6", "", _at(0), time.time()))
+    assert _rows(side)[:3] == ["Today", "Chat 6", "Yesterday"] and side.current_id() == "c6"
+    heading = side.list.visualItemRect(side.list.item(0))
+    assert heading.top() >= 0 and side.list.viewport().rect().contains(side.list.visualItemRect(side.list.item(1)))
+    side.list.setFocus()
+    bar.setValue(bar.maximum())  # and Up onto a day's first chat, from below its heading, shows that heading
+    side.list.setCurrentRow(_rows(side).index("Chat 19"), QItemSelectionModel.SelectionFlag.NoUpdate)
+    assert side.list.visualItemRect(side.list.item(_rows(side).index("Chat 18"))).bottom() < 0  # above, unseen
+    qtbot.keyClick(side.list, Qt.Key.Key_Up)
+    assert side.list.currentItem().text() == "Chat 18"
+    heading = side.list.item(side.list.currentRow() - 1)
+    assert heading.text() == "Previous 30 days" and side.list.visualItemRect(heading).top() >= 0
+
+
+def test_a_question_and_its_answer_in_the_first_chat_change_its_row_where_it_is(make_window, server, qloop,
+                                                                                tmp_path):
+    # Each question and each answer took the chat's row out of the list and put it back first, where it was
+    # already: the whole list laid out again each time (at 1,000 chats and more, a cost every answer paid).
+    from tinyrag_desktop.ui.chat_list import TIP_ROLE
+
+    data, ids = _aged_chats(tmp_path, {"today": 0, "last week": 4})
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    moved, laid_out, real_layout = [], [], side.list.doItemsLayout
+    side.list.model().rowsInserted.connect(lambda *_: moved.append("in"))
+    side.list.model().rowsRemoved.connect(lambda *_: moved.append("out"))
+    side.list.doItemsLayout = lambda: laid_out.append(1) or real_layout()  # Qt's own calls come here too
+
+    def ask(chat_id: str) -> None:
+        server.queue(Stream(tokens("An answer.")))
+        win.open_chat(chat_id)
+        qloop.run(wait_until(lambda: win.chat_id == chat_id and not win.loading))
+        win.composer.setPlainText("once more")
+        finished = wait_signal(win.answerFinished, timeout=15)
+        assert win.send()
+        assert qloop.run(finished) == "done"
+
+    used = side.item_for(ids["today"]).data(TIP_ROLE)[1]
+    ask(ids["today"])
+    assert moved == [] and _rows(side) == ["Today", "today", "Previous 7 days", "last week"]
+    assert laid_out == []  # its row, badge and tooltip changed: the list is not laid out again
+    row = side.item_for(ids["today"])
+    assert row.data(TIP_ROLE)[1] > used and row.toolTip().startswith("today\njust now")
+    ask(ids["last week"])  # from further down: its row moves first, once, and its heading goes
+    assert moved and _rows(side) == ["Today", "last week", "today"]
+    moved.clear()
+    laid_out.clear()
+    ask(ids["last week"])
+    assert moved == [] and laid_out == [] and _rows(side) == ["Today", "last week", "today"]
+    assert side.current_id() == ids["last week"] and side.list.currentItem().isSelected()

@@ -251,6 +251,11 @@ class _FocusRing(QStyledItemDelegate):
         painter.restore()
 
 
+# The roles whose change leaves a row as tall as it was (the badge too: see _FocusRing.sizeHint).
+_SAME_SIZE = frozenset(int(role) for role in (TIP_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,
+                                              Qt.ItemDataRole.AccessibleDescriptionRole))
+
+
 class Place:
     """Where the list was scrolled to and which row the keyboard was on (see ChatList.place)."""
 
@@ -289,6 +294,25 @@ class ChatList(QListWidget):
             painter = QPainter(self.viewport())
             draw_ring(painter, self.viewport().rect(), 6.0)
             painter.end()
+
+    def dataChanged(self, top_left, bottom_right, roles=()) -> None:  # noqa: N802 - Qt's name
+        """A row's tooltip, answering badge or what a screen reader says of it changed: that row is painted
+        again. Qt's list laid out every row again at any change (a question and its answer: four), and
+        painted every row in sight again, each with this delegate: the fuller the list, the slower each
+        answer."""
+        if roles and top_left == bottom_right and {int(role) for role in roles} <= _SAME_SIZE:
+            QAbstractItemView.dataChanged(self, top_left, bottom_right, roles)  # not QListView's: no layout
+            return
+        super().dataChanged(top_left, bottom_right, roles)
+
+    def scrollTo(self, index, hint=QAbstractItemView.ScrollHint.EnsureVisible) -> None:  # noqa: N802 - Qt's name
+        """Bring ``index`` into sight, and its day heading with it when it is the first chat under one: a chat
+        asked in, moved first with the list scrolled down, came in sight as its top row, "Today" just above."""
+        super().scrollTo(index, hint)
+        above = index.siblingAtRow(index.row() - 1)
+        if hint == QAbstractItemView.ScrollHint.EnsureVisible and above.isValid() \
+                and not above.data(Qt.ItemDataRole.UserRole):
+            super().scrollTo(above, hint)
 
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:

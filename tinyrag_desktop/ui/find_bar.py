@@ -314,10 +314,11 @@ class FindBar(QFrame):
             return
         self._let_go()
         self._stored = None  # read again: the chat may have been open, and asked in, since it was read
-        ids = [i for i, text in self._stored_messages() if _holds(text, words)]
-        if not ids and len(search_words(words)) > 1:  # its words apart ("capital France"): at the longest
-            words = max(search_words(words), key=len)
+        apart = search_words(words)  # as the search read them: "(tax)" is "tax", "tax-return" is "tax return"
+        for words in dict.fromkeys([words, " ".join(apart), max(apart, key=len)]):
             ids = [i for i, text in self._stored_messages() if _holds(text, words)]
+            if ids:  # as typed, else the words apart ("capital France"): at the longest
+                break
         if not ids:
             return  # only its title holds the words: it opens as any chat does
         self.box.blockSignals(True)  # no search of a page half built

@@ -271,18 +271,24 @@ class ChatsSidebar(QFrame):
             self.list.setAutoScroll(scrolls)
 
     def _chat_item(self, chat: ChatInfo) -> QListWidgetItem:
-        # While searching, the matching words show under the title, unless they are the title again
-        # (a word of the first question, which names the chat, showed every such hit twice).
-        extra = chat.snippet if chat.snippet and not snippet_repeats_title(chat.title, chat.snippet) else ""
-        item = QListWidgetItem(f"{chat.title}\n{extra}" if extra else chat.title)
+        item = QListWidgetItem()
         item.setData(Qt.ItemDataRole.UserRole, chat.id)
         if not chat.snippet:  # a search hit shows two lines; rename it from the full list
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        item.setData(TIP_ROLE, (chat.title, chat.updated, chat.persona, chat.snippet))
-        item.setToolTip(chat_tip(item))
+        self._fill_row(item, chat)
         if chat.id == self._answering:
             self._mark_answering(item, True)
         return item
+
+    def _fill_row(self, item: QListWidgetItem, chat: ChatInfo) -> None:
+        """Show ``chat`` as it is now in its row ``item``: its title (and the words a search found), and its
+        tooltip's title, time and persona."""
+        # While searching, the matching words show under the title, unless they are the title again
+        # (a word of the first question, which names the chat, showed every such hit twice).
+        extra = chat.snippet if chat.snippet and not snippet_repeats_title(chat.title, chat.snippet) else ""
+        item.setText(f"{chat.title}\n{extra}" if extra else chat.title)
+        item.setData(TIP_ROLE, (chat.title, chat.updated, chat.persona, chat.snippet))
+        item.setToolTip(chat_tip(item))
 
     def set_answering(self, chat_id: str | None) -> None:
         """Mark the chat whose answer is being written (``None``: none is): it goes on when another chat is
@@ -321,6 +327,9 @@ class ChatsSidebar(QFrame):
         self._filling = True  # rows taken and put back: no chat is chosen by that
         try:
             old = self.item_for(chat.id)
+            if old is not None and self._first_already(old, chat):  # asked in again: the row stays
+                self._fill_row(old, chat)
+                return True
             current = old is not None and old is self.list.currentItem()
             if old is not None:
                 self._take(self.list.row(old))
@@ -333,6 +342,21 @@ class ChatsSidebar(QFrame):
             self._filling = False
         self.empty_hint.hide()
         return True
+
+    def _first_already(self, item: QListWidgetItem, chat: ChatInfo) -> bool:
+        """Whether ``chat``'s row ``item`` is where it goes already, as a chat asked in again is (the first
+        under Today): it is changed where it is. Taken out and put back, every question and answer laid out
+        the whole list again, and sent a screen reader a row gone and one come."""
+        key, row = last_used_order(chat.updated), self.list.row(item)
+        for above in range(row):  # usually its heading alone
+            used = self.list.item(above).data(TIP_ROLE)
+            if used is not None and not last_used_order(used[1]) > key:
+                return False  # a chat above it goes below it now
+        over = self.list.item(row - 1) if row else None
+        if over is None:
+            return False
+        return (day_group(over.data(TIP_ROLE)[1]) if over.data(TIP_ROLE) is not None else over.text()) \
+            == day_group(chat.updated)
 
     def _place_for(self, chat: ChatInfo) -> int:
         """The row ``chat`` goes in, as filling the list again would put it: below the chats used after it (a
