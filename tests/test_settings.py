@@ -378,3 +378,11 @@ def test_a_warning_shows_invisible_and_reordering_characters_as_json_escapes():
     said = "\n".join(warnings)
     assert "\u202e" not in said and "\u2028" not in said and "\U000e0041" not in said
     assert '“dark\\u202ekrad”' in said and "\\u2028" in said and '“\\udb40\\udc41”' in said
+
+
+def test_a_value_typed_with_backslashes_and_one_holding_control_characters_are_told_apart() -> None:
+    from tinyrag_desktop.settings import shown
+
+    typed, controls = shown("C:\\temp\\new"), shown("C:\temp\new")  # backslashes typed; a tab and a line break
+    assert typed == "“C:\\temp\\new”" and controls == "“C:␉emp␊ew”"  # both read “C:\temp\new” before
+    assert shown('say "hi"\x01\x7f\x9b') == '“say "hi"␁\\u007f\\u009b”'  # nothing invisible reaches a terminal

@@ -242,19 +242,31 @@ def shown(value: Any, limit: int = 60) -> str:
         text = json.dumps(value, ensure_ascii=not savable(value))  # a half character as \ud800
     except (TypeError, ValueError, RecursionError):  # no JSON value (a value typed into a field is text)
         text = repr(value)
-    if isinstance(value, str):  # its escapes kept (\n, \ud800), but for a quote and a backslash: C:\models
-        text = "“" + re.sub(r'\\(["\\])', r"\1", text[1:-1]) + "”"
+    if isinstance(value, str):  # its escapes kept (\ud800), but for a quote and a backslash: C:\models; a
+        # control character as its picture ("␉", "␊"): escaped, a tab read as the backslash and "t" typed
+        text = "“" + re.sub(r'\\(["\\]|[bfnrt]|u00[01][0-9a-fA-F])', _unescaped, text[1:-1]) + "”"
     if len(text) <= limit:
         return _seen(text)
     size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"
     return f"{_seen(text[:limit])}… ({size})"
 
 
+_CONTROLS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(found: re.Match) -> str:
+    """A JSON escape in a quoted text as shown: the character itself, a control character as its picture."""
+    code = found[1]
+    if code in ('"', "\\"):
+        return code
+    return chr(0x2400 + ord(_CONTROLS.get(code) or chr(int(code[1:], 16))))
+
+
 def _seen(text: str) -> str:
     """``text`` with its invisible or reordering characters (a right-to-left override, a line separator: Unicode's
-    format and separator characters) as JSON escapes: written as they are, they turned a warning's words
-    around on a terminal and in the window."""
-    return "".join(_escaped(c) if unicodedata.category(c) in ("Cf", "Zl", "Zp") else c for c in text)
+    format and separator characters, and the control characters JSON leaves as they are: DEL, C1) as JSON
+    escapes: written as they are, they turned a warning's words around on a terminal and in the window."""
+    return "".join(_escaped(c) if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)
 
 
 def _escaped(c: str) -> str:

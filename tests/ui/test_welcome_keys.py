@@ -84,3 +84,8 @@ def test_the_welcome_page_is_a_tab_stop_only_while_it_scrolls(make_window, qloop
     win.resize(800, 400)  # now the steps run below the window: the page is a stop, to scroll them into sight
     qloop.run(wait_until(lambda: scroll.verticalScrollBar().maximum() > 0))
     assert scroll.focusPolicy() & Qt.FocusPolicy.TabFocus and scroll in win.tab_stops()
+    scroll.setFocus()
+    qloop.run(wait_until(scroll.hasFocus))
+    win.resize(1180, 900)  # nothing to scroll again: the focus goes on to Try again, not left on a ring that does nothing
+    qloop.run(wait_until(lambda: scroll.verticalScrollBar().maximum() == 0))
+    assert not scroll.hasFocus() and panel.retry_button.hasFocus()

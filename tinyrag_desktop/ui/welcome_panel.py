@@ -74,14 +74,17 @@ def _no_chat_model(attempt: Attempt) -> str:
             f"{has}: {how}. tinyRAG notices it by itself; or press <b>Try again</b>.")
 
 
-def _stop_while_it_scrolls(scroll: QScrollArea) -> None:
+def _stop_while_it_scrolls(scroll: QScrollArea, then: QWidget) -> None:
     """Make ``scroll`` a Tab stop (arrows and Page Down scroll it) only while its page is larger than it: with
-    nothing to scroll it was a stop that did nothing, drawn as a ring round the whole panel."""
+    nothing to scroll it was a stop that did nothing, drawn as a ring round the whole panel. Holding the focus
+    as its page comes to fit (the window made larger), it gives the focus to ``then``."""
     bars = (scroll.verticalScrollBar(), scroll.horizontalScrollBar())
 
     def follow(*_range: int) -> None:
         scrolls = any(bar.maximum() > bar.minimum() for bar in bars)
         scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus if scrolls else Qt.FocusPolicy.NoFocus)
+        if not scrolls and scroll.hasFocus():
+            then.setFocus(Qt.FocusReason.OtherFocusReason)
 
     for bar in bars:
         bar.rangeChanged.connect(follow)
@@ -200,7 +203,7 @@ class WelcomePanel(QFrame):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
         FocusRing(scroll, scroll, radius=3)  # frameless, it showed no sign of the focus when Tab came to it
-        _stop_while_it_scrolls(scroll)
+        _stop_while_it_scrolls(scroll, self.retry_button)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
