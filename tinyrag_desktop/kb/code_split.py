@@ -4,14 +4,17 @@ A file is cut into :class:`Section`\\ s of whole lines, each with its path of na
 (``("Parser", "feed")``: the method ``feed`` of the class ``Parser``); joined again, the sections are the
 file exactly, whatever it holds. Python is read with the ``ast`` module; other languages by their brackets
 (C, C++, Go, Rust, Java, JavaScript, TypeScript, shell) or by indentation (Ruby, YAML, Makefiles, and Python
-that does not parse), with a pattern per language that says where a definition starts and names it. A
-guess gone wrong mislabels or merges sections; it never loses a line. Comments, decorators and attributes
-just above a definition go with it; blank lines between definitions go with the one above.
+that does not parse, or is over a megabyte), with a pattern per language that says where a definition
+starts and names it; ``extern "C" {`` blocks and namespaces are looked through, their definitions named
+under the namespace ("std::vector"). A guess gone wrong mislabels or merges sections; it never loses a
+line. Comments, decorators and attributes just above a definition go with it; blank lines between
+definitions, and lines of only closing brackets, go with the one above.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -74,13 +77,19 @@ def _sections(lines: list[str], spans: Sequence[_Span]) -> list[Section]:
     merged: list[tuple[tuple[str, ...], str]] = []
     for path, start, end in cut:
         chunk = "".join(lines[start:end])
-        if merged and (not chunk.strip() or merged[-1][0] == path or not merged[-1][1].strip()):
-            # blank lines join the section above; a section of only blank lines takes the next one's name
+        if merged and (not chunk.strip() or merged[-1][0] == path or not merged[-1][1].strip()
+                       or _CLOSING.fullmatch(chunk)):
+            # blank lines and closing brackets ("};") join the section above; a section of only blank lines
+            # takes the next one's name
             prev_path, prev = merged[-1]
-            merged[-1] = (prev_path if chunk.strip() == "" else path, prev + chunk)
+            merged[-1] = (path if chunk.strip() and not prev.strip() else prev_path, prev + chunk)
         else:
             merged.append((path, chunk))
     return [Section(path, chunk) for path, chunk in merged]
+
+
+# Lines of only closing brackets, as a class's "};" after its last method.
+_CLOSING = re.compile(r"(?:[ \t]*[)\]}][)\]};, \t]*(?://[^\n]*)?\n?|[ \t]*\n)+")
 
 
 def _indent(line: str) -> int:
@@ -103,15 +112,20 @@ def _attached_above(lines: list[str], start: int, floor: int, marks: tuple[str, 
 _PY_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
+# Above this many characters a Python file is read by its indentation: ast's tree of a generated 38 MB table
+# took 24 s and 4.7 GB.
+_AST_MOST = 1_000_000
+
+
 def _python_spans(lines: list[str]) -> list[_Span]:
     source = "".join(lines)
-    if "\r" in source or "\f" in source or "\x0b" in source or "\x1c" in source:
-        return _indent_spans(lines, _PY_START, _PY_GOES_ON, ("#", "@"))  # ast would count lines otherwise
+    if "\r" in source or len(source) > _AST_MOST:  # ast would count lines otherwise; or take gigabytes
+        return _indent_spans(lines, _PY_START, _PY_GOES_ON, ("#", "@"))
     try:
         with warnings.catch_warnings():  # "invalid escape sequence" and the like: not ours to say
             warnings.simplefilter("ignore")
             tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # RecursionError: "1+" * 200000
         return _indent_spans(lines, _PY_START, _PY_GOES_ON, ("#", "@"))
     return _python_defs(lines, tree.body, 0, members=True)
 
@@ -223,12 +237,18 @@ def _docker_spans(lines: list[str]) -> list[_Span]:
 # --- By brackets ------------------------------------------------------------------------------------------
 
 # What brackets inside do not count in: comments, strings, character literals (Rust's lifetimes 'a are no
-# literal: a quote counts only with its closing one two to ten characters on).
-_C_SKIP = (r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*(?:\"|$)|'(?:\\.[^'\n]{0,8}|[^\\'\n])'"
-           r"|`[^`]*(?:`|\Z)")
-_SH_SKIP = r"(?<![\w$])#[^\n]*|\"(?:\\.|[^\"\\])*(?:\"|\Z)|'[^']*(?:'|\Z)|\\."
-_BRACKETS = {lang: re.compile(f"{skip}|[{{}}()\\[\\]]", re.S | re.M)
-             for lang, skip in (("c", _C_SKIP), ("sh", _SH_SKIP))}
+# literal: a quote counts only with its closing one two to ten characters on); in JavaScript and TypeScript
+# strings in single quotes ('https://…' holds no comment), template literals, and regular expressions after
+# what cannot end a value ("= /[{(]/"). Shell counts braces only: a case arm's ")" opens nothing.
+_COMMENT_OR_STRING = r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*(?:\"|$)"
+_C_SKIP = _COMMENT_OR_STRING + r"|'(?:\\.[^'\n]{0,8}|[^\\'\n])'|`[^`]*(?:`|\Z)"
+_JS_SKIP = (_COMMENT_OR_STRING + r"|'(?:\\.|[^'\\\n])*(?:'|$)|`(?:\\.|[^`\\])*(?:`|\Z)"
+            r"|(?:(?<=[(,=:\[!&|?{};])|(?<=\breturn)|(?<=\btypeof)|^)[ \t]*"
+            r"/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/")
+_SH_SKIP = r"(?<![\w${])#[^\n]*|\"(?:\\.|[^\"\\])*(?:\"|\Z)|'[^']*(?:'|\Z)|\\."
+_BRACKETS = {family: re.compile(f"{skip}|{counted}", re.S | re.M)
+             for family, skip, counted in (("c", _C_SKIP, r"[{}()\[\]]"), ("js", _JS_SKIP, r"[{}()\[\]]"),
+                                           ("sh", _SH_SKIP, "[{}]"))}
 _OPEN = frozenset("{([")
 
 _CONTROL = frozenset("""if for while switch return else case catch do new throw sizeof delete try using typedef
@@ -250,9 +270,12 @@ _NAMED = {
     "sh": re.compile(r"(?:function[ \t]+)([\w.:-]+)|([\w.:-]+)[ \t]*\([ \t]*\)"),
 }
 # A function or method where the language has no keyword for one ("static int parse(…)", "public void
-# run() {", "async load(url) {"): words, then a name and its opening parenthesis.
-_CALLABLE = re.compile(r"(?:[\w$<>\[\],.?*&:~@]+[ \t*&]+)*?(?:async[ \t]+|static[ \t]+|get[ \t]+|set[ \t]+|\*[ \t]*)*"
-                       r"([A-Za-z_$~#][\w$:~]*)[ \t]*(?:<[^(){};=]*>)?[ \t]*\(")
+# run() {", "async load(url) {"): words, then a name and its opening parenthesis. Each word taken whole
+# (atomic groups): "a * b * c * …" has no ways of splitting to try one by one. A pointer to a function
+# ("int (*xOpen)(…") is no definition.
+_CALLABLE = re.compile(r"(?>[\w$<>\[\],.?*&:~@]++[ \t*&]++)*?"
+                       r"(?:async[ \t]+|static[ \t]+|get[ \t]+|set[ \t]+|\*[ \t]*)*"
+                       r"([A-Za-z_$~#][\w$:~]*)[ \t]*(?:<[^(){};=]*>)?[ \t]*\((?![ \t]*\*)")
 _CONTAINER = re.compile(r"(?:^|[ \t])(?:class|struct|interface|enum|impl|trait|namespace|module|mod|object|record|union)\b")
 
 
@@ -277,21 +300,28 @@ def _name_at(line: str, lang: str) -> str | None:
 
 
 def _bracket_spans(lines: list[str], lang: str, family: str) -> list[_Span]:
-    depths = _depths(lines, _BRACKETS[family])
-    return _bracket_defs(lines, depths, 0, len(lines), 0, lang, members=True)
+    depths, inside = _depths(lines, _BRACKETS[family])
+    return _bracket_defs(_Brackets(lines, depths, inside, lang), 0, len(lines), 0, members=True)
 
 
-def _depths(lines: list[str], pattern: re.Pattern[str]) -> list[int]:
-    """The bracket depth at the start of each line, and at the end (one more entry)."""
+def _depths(lines: list[str], pattern: re.Pattern[str]) -> tuple[list[int], list[bool]]:
+    """The bracket depth at the start of each line, and at the end (one more entry); and whether each line
+    starts inside a comment or string (the prose of a licence is no definition)."""
     starts, offset = [], 0
     for line in lines:
         starts.append(offset)
         offset += len(line)
     depths = [0] * (len(lines) + 1)
+    inside = [False] * len(lines)
     depth, line_no = 0, 0
     for found in pattern.finditer("".join(lines)):
         token = found.group()
         if len(token) != 1:
+            if "\n" in token:
+                n = bisect.bisect_right(starts, found.start())
+                while n < len(lines) and starts[n] < found.end():
+                    inside[n] = True
+                    n += 1
             continue
         while line_no + 1 < len(lines) and starts[line_no + 1] <= found.start():
             line_no += 1
@@ -299,36 +329,76 @@ def _depths(lines: list[str], pattern: re.Pattern[str]) -> list[int]:
         depth = depth + 1 if token in _OPEN else max(0, depth - 1)
     for n in range(line_no + 1, len(lines) + 1):
         depths[n] = depth
-    return depths
+    return depths, inside
 
 
-def _bracket_defs(lines: list[str], depths: list[int], lo: int, hi: int, base: int, lang: str,
-                  members: bool) -> list[_Span]:
+@dataclass(frozen=True, slots=True)
+class _Brackets:
+    lines: list[str]
+    depths: list[int]  # see _depths
+    inside: list[bool]
+    lang: str
+
+
+def _bracket_defs(code: _Brackets, lo: int, hi: int, base: int, members: bool, outer: str = "") -> list[_Span]:
+    """Definitions at bracket depth ``base`` between lines ``lo`` and ``hi``, named under ``outer`` (the
+    namespaces they are in: "std::")."""
+    lines, lang = code.lines, code.lang
     spans: list[_Span] = []
     i = lo
     while i < hi:
-        name = _name_at(lines[i], lang) if depths[i] == base else None
+        at_base = code.depths[i] == base and not code.inside[i]
+        through = _LOOKED_THROUGH.get(lang) if at_base else None
+        container = through.match(lines[i].strip()) if through else None
+        if container is not None:  # extern "C" { or a namespace: its definitions are the file's own
+            end = _end_of(code, i, hi, base)
+            inner = f"{outer}{container.group(1)}{_SEPARATOR[lang]}" if container.group(1) else outer
+            spans += _bracket_defs(code, i + 1, end, base + 1, members, inner)
+            i = end
+            continue
+        name = _name_at(lines[i], lang) if at_base else None
         if name is None:
             i += 1
             continue
-        j, opened = i, False
-        while j < hi:
-            opened = opened or "{" in lines[j] or depths[j + 1] > base
-            if depths[j + 1] <= base and (opened or lines[j].rstrip().endswith(";")):
-                break
-            j += 1
-        end = min(j + 1, hi)
+        end = _end_of(code, i, hi, base)
         floor = spans[-1].end if spans else lo
         first = i
         while first > max(floor, i - 2) and lang in ("c", "java") and _TYPE_ABOVE.match(lines[first - 1]):
             first -= 1  # "template <typename T>" over "static T" over "parse(…)"
         first = _attached_above(lines, first, floor, ("#",) if lang == "sh" else _C_MARKS)
-        span = _Span(first, end, name)
+        span = _Span(first, end, outer + name)
         if members and end - i > 2 and _CONTAINER.search(lines[i]):
-            span.members = _bracket_defs(lines, depths, i + 1, end, base + 1, lang, members=False)
+            span.members = _bracket_defs(code, i + 1, end, base + 1, members=False)
         spans.append(span)
         i = end
     return spans
+
+
+def _end_of(code: _Brackets, i: int, hi: int, base: int) -> int:
+    """One past the last line of what starts at line ``i``: where its brackets close, or its ";". A body's
+    "{" on the line after its parameters' ")" goes with them."""
+    lines = code.lines
+    j, opened, braced = i, False, False
+    while j < hi:
+        braced = braced or "{" in lines[j]
+        opened = opened or braced or code.depths[j + 1] > base
+        said = lines[j].rstrip().endswith(";")
+        if code.depths[j + 1] <= base and (opened or said):
+            body_below = not braced and not said and j + 1 < hi and lines[j + 1].lstrip().startswith("{")
+            if not body_below:
+                break
+        j += 1
+    return min(j + 1, hi)
+
+
+# Brackets looked through to the definitions inside, which are named under the namespace's name.
+_LOOKED_THROUGH = {
+    "c": re.compile(r"(?:extern[ \t]*\"C(?:\+\+)?\"|(?:inline[ \t]+)?namespace\b[ \t]*([\w:]*)[^;=]*?)"
+                    r"[ \t]*\{?[ \t]*(?://.*|/\*.*)?$"),
+    "js": re.compile(r"(?:export[ \t]+)?(?:declare[ \t]+)?(?:namespace|module)[ \t]+([\w$.]+)[ \t]*\{?[ \t]*$"),
+    "rust": re.compile(r"(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+(\w+)[ \t]*\{[ \t]*$"),
+}
+_SEPARATOR = {"c": "::", "js": ".", "rust": "::"}
 
 
 _C_MARKS = ("//", "/*", "*", "#[", "@", "#!")
@@ -338,6 +408,7 @@ _TYPE_ABOVE = re.compile(r"[A-Za-z_][\w:<>,*& \t]*$")
 _FINDERS: dict[str, Callable[[list[str]], list[_Span]]] = {
     "python": _python_spans, "ruby": _ruby_spans, "yaml": _yaml_spans, "make": _make_spans,
     "ini": _ini_spans, "docker": _docker_spans,
-    **{lang: (lambda lines, lang=lang: _bracket_spans(lines, lang, "c")) for lang in ("c", "go", "rust", "js", "java")},
+    **{lang: (lambda lines, lang=lang: _bracket_spans(lines, lang, "c")) for lang in ("c", "go", "rust", "java")},
+    "js": lambda lines: _bracket_spans(lines, "js", "js"),
     "sh": lambda lines: _bracket_spans(lines, "sh", "sh"),
 }
