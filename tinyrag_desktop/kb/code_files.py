@@ -40,9 +40,11 @@ LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
 def code_kind(name: str) -> str | None:
     """"code" or "config" for a file named ``name`` that is one, else None."""
     language = code_language(name)
-    if language is None:
-        return None
-    return "config" if language in ("ini", "yaml") else "code"
+    return None if language is None else _kind(language)
+
+
+def _kind(language: str) -> str:
+    return "config" if language in CONFIG_LANGUAGES.values() else "code"
 
 
 def is_code_location(location: str) -> bool:
@@ -82,7 +84,7 @@ def read_code(data: bytes, name: str) -> Document:
             shown = path
         if section.text.strip():
             blocks.append(Block("code", section.text))
-    return Document(name, "config" if language in ("ini", "yaml") else "code", tuple(blocks))
+    return Document(name, _kind(language), tuple(blocks))
 
 
 # A top-level definition (or the file's own code between two) smaller than this share of a passage shares
