@@ -65,8 +65,10 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
 # read. 5: a CSV file whose delimiter csv.Sniffer could not tell is read in its columns; a web page served
 # without a Content-Type is a web page, not HTML. 6: passwords, tokens and keys in programs, configuration
-# files and JSON, and private key blocks anywhere, are stored as "***"; small definitions share a passage.)
-READER_VERSION = 6
+# files and JSON, and private key blocks anywhere, are stored as "***"; small definitions share a passage.
+# 7: code is cut at the definitions inside extern "C" and namespaces, and past JavaScript strings holding
+# "//" and regular expressions.)
+READER_VERSION = 7
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
