@@ -118,6 +118,22 @@ def test_an_open_settings_window_shows_changes_elsewhere_in_the_fields_not_edite
         (0.9, 9, "dark", "other-model")
 
 
+def test_a_value_followed_in_an_open_settings_window_then_typed_back_is_saved(make_window, server, qloop, qtbot,
+                                                                               tmp_path):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    dialog = win.open_settings()
+    before = dialog._fields["k"].widget.text()
+    _saved_elsewhere(data, k=9)
+    assert win.settings_watch.look() and dialog._fields["k"].widget.text() == "9"
+    dialog._fields["k"].widget.setText(before)  # the user wants the value back: an edit, which Save writes
+    with qtbot.waitSignal(dialog.saved):
+        dialog._on_save()
+    assert win.settings["k"] == int(before) == _on_disk(data)["k"]
+
+
 def test_a_damaged_file_or_a_refused_value_elsewhere_leaves_the_windows_settings(make_window, server, qloop,
                                                                                 tmp_path):
     data = tmp_path / "data"

@@ -502,11 +502,11 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
         # written on Save: a failed write keeps the dialog open, with the edits. Only the edits, written and
-        # used: a setting another program changed while it was open is not put back (settings_watch.py)
-        opened = self.settings
-        dialog.commit = lambda settings: self.save_settings(opened, settings)
-        dialog.saved.connect(lambda settings: self.apply_settings(edited_over(self.settings, opened, settings),
-                                                                  save=False, said=True))
+        # used: a setting another program changed while it was open is not put back (settings_watch.py). Edits
+        # from what its fields last showed (dialog.shown: followed since it opened, see SettingsDialog.follow)
+        dialog.commit = lambda settings: self.save_settings(dialog.shown, settings)
+        dialog.saved.connect(lambda settings: self.apply_settings(
+            edited_over(self.settings, dialog.shown, settings), save=False, said=True))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog

@@ -559,6 +559,12 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
             self._settings = self._settings.replace(**{name: value})
         self.revalidate()
 
+    @property
+    def shown(self) -> Settings:
+        """The settings the fields showed before the user's edits: as the dialog opened, with what it followed
+        since. Save's edits are the differences from these (a value followed, then typed back, is an edit)."""
+        return self._settings
+
     # leaving without saving -----------------------------------------------------------------------------
     def _state(self) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
         """The fields as typed and the personas: what Save would write."""
