@@ -44,6 +44,15 @@ def _on_disk(data: Path) -> dict:
     return json.loads((data / "settings.json").read_text(encoding="utf-8"))
 
 
+def _settings_open(make_window, server, tmp_path):
+    """A window over a settings.json it has read, and its Settings window open: (window, dialog, data folder)."""
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    save_settings(data, win.settings)
+    win.settings_watch.look()
+    return win, win.open_settings(), data
+
+
 def test_settings_another_program_saves_are_used_at_once_and_this_runs_address_stays(make_window, server, qloop,
                                                                                        tmp_path):
     data = tmp_path / "data"
@@ -75,11 +84,7 @@ def test_the_windows_own_save_is_not_followed_as_a_change_from_elsewhere(make_wi
 
 def test_settings_opened_before_a_change_elsewhere_put_none_of_their_old_values_back(make_window, server, qloop,
                                                                                      qtbot, tmp_path):
-    data = tmp_path / "data"
-    win = make_window(server.base_url, data_dir=data)
-    save_settings(data, win.settings)
-    win.settings_watch.look()
-    dialog = win.open_settings()  # opened with temperature 0.7
+    win, dialog, data = _settings_open(make_window, server, tmp_path)  # opened with temperature 0.7
     _saved_elsewhere(data, temperature=0.2, k=9)
     assert win.settings_watch.look()  # (the timer's look, at once)
     assert (win.settings["temperature"], win.settings["k"]) == (0.2, 9)
@@ -93,11 +98,7 @@ def test_settings_opened_before_a_change_elsewhere_put_none_of_their_old_values_
 
 def test_an_open_settings_window_shows_changes_elsewhere_in_the_fields_not_edited(make_window, server, qloop,
                                                                                    qtbot, tmp_path):
-    data = tmp_path / "data"
-    win = make_window(server.base_url, data_dir=data)
-    save_settings(data, win.settings)
-    win.settings_watch.look()
-    dialog = win.open_settings()
+    win, dialog, data = _settings_open(make_window, server, tmp_path)
     shown = dialog._fields["temperature"].widget.text()
     dialog._fields["temperature"].widget.setText("0.9")  # the user's own edit, kept over the file's
     _saved_elsewhere(data, temperature=0.2, k=9, theme="dark", chat_model="other-model", network_tools=False)
@@ -120,11 +121,7 @@ def test_an_open_settings_window_shows_changes_elsewhere_in_the_fields_not_edite
 
 def test_a_value_followed_in_an_open_settings_window_then_typed_back_is_saved(make_window, server, qloop, qtbot,
                                                                                tmp_path):
-    data = tmp_path / "data"
-    win = make_window(server.base_url, data_dir=data)
-    save_settings(data, win.settings)
-    win.settings_watch.look()
-    dialog = win.open_settings()
+    win, dialog, data = _settings_open(make_window, server, tmp_path)
     before = dialog._fields["k"].widget.text()
     _saved_elsewhere(data, k=9)
     assert win.settings_watch.look() and dialog._fields["k"].widget.text() == "9"
