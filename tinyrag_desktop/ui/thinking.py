@@ -198,7 +198,6 @@ class ThinkingSection(QFrame):
             self._line = self._line_shown = self._length = 0
             self._cuts, self._cut_open = [], False
             self._show(whole)
-            self._note_settled()
             self._fit()
         return whole
 
