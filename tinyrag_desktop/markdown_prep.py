@@ -16,8 +16,8 @@ from urllib.parse import unquote, urlsplit
 
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
-_QUOTE_RE = re.compile(r"^(?: {0,3}> ?)+")  # a quote's line: what Python-Markdown takes away from it, each level
+LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
+QUOTE_RE = re.compile(r"^(?: {0,3}> ?)+")  # a quote's line: what Python-Markdown takes away from it, each level
 
 
 # What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
@@ -34,6 +34,16 @@ _FENCE_MARK_RE = re.compile(r"(?:<p>)?TINYRAGFENCE(\d+)X(?:</p>)?")
 
 
 _TICK_RUN_RE = re.compile(r"`+")
+
+
+def fence_after(fence: str, line: str) -> str:
+    """The code fence open after ``line`` ("" if none), ``fence`` being the one open before it: a fence of the
+    same kind, as long or longer, with nothing after it closes a block; outside code, any fence opens one."""
+    m = FENCE_RE.match(line)
+    if not fence:
+        return m.group(1) if m else ""
+    closes = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip()
+    return "" if closes else fence
 
 
 def code_spans(text: str) -> list[tuple[int, int, int]]:
@@ -229,22 +239,17 @@ def blocks_apart(text: str) -> str:
     fence = ""
     after_text = in_list = in_table = False  # since the last blank line
     for i, line in enumerate(lines):
-        if fence:
-            m = FENCE_RE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
-                fence = ""
+        was, fence = fence, fence_after(fence, line)
+        if was or fence:  # code, or the fence that opens it
+            after_text = False
             out.append(line)
             continue
         if not line.strip():
             after_text = in_list = in_table = False
             out.append(line)
             continue
-        if m := FENCE_RE.match(line):
-            fence, after_text = m.group(1), False
-            out.append(line)
-            continue
         table = not in_table and _table_starts(lines, i, in_list)
-        item = _LIST_ITEM_RE.match(line)
+        item = LIST_ITEM_RE.match(line)
         if after_text and (table or not in_list and _INTERRUPTS_RE.match(line)) or in_table and item:
             out.append("")
             in_table = False
@@ -292,7 +297,7 @@ def nest_lists(text: str) -> str:
                 fence = ""
             out.append(_shifted(line, shift))
             continue
-        quote = _QUOTE_RE.match(line) if not levels or line[:1] == ">" else None
+        quote = QUOTE_RE.match(line) if not levels or line[:1] == ">" else None
         if quoted and (quote is None or quote.group().count(">") != quoted[0][0].count(">")):
             out += _in_quote(quoted)
             quoted = []
@@ -304,7 +309,7 @@ def nest_lists(text: str) -> str:
             continue
         if "\t" in line[:indent]:
             indent = len(line[:indent].expandtabs(4))
-        item = _LIST_ITEM_RE.match(stripped)
+        item = LIST_ITEM_RE.match(stripped)
         if item and (levels or indent < 4):
             while levels and indent <= levels[-1][0]:
                 levels.pop()

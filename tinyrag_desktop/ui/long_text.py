@@ -8,8 +8,9 @@ the window froze meanwhile, and again at each frame while such a text streamed i
 from __future__ import annotations
 
 import re
+import unicodedata
 
-from ..markdown_prep import FENCE_RE, TABLE_DELIMITER_RE
+from ..markdown_prep import LIST_ITEM_RE, QUOTE_RE, TABLE_DELIMITER_RE, fence_after
 
 # Characters of a paragraph (a block of lines with no blank one) shown at most: some 10 ms to lay out.
 BLOCK_SHOWN = 10_000
@@ -17,6 +18,7 @@ BLOCK_SHOWN = 10_000
 CODE_LINE_SHOWN = 5_000
 # Columns of a table shown at most: Qt lays out some 12 cells a millisecond, every row of them.
 TABLE_COLUMNS = 100
+COPY_CODE = "Copy code"  # a code block's link (markdown_render.render): it copies all of the code
 # Stands for the note of each cut while Markdown is converted (see notes_shown), numbered.
 _MARK = "TINYRAGMORE{}X"
 _MARK_RE = re.compile(r"TINYRAGMORE(\d+)X")
@@ -24,33 +26,31 @@ _BAR_RE = re.compile(r"(?<!\\)\|")  # a cell's edge ("\|" is a bar in a cell)
 _LEAD_RE = re.compile(r"[ \t>]*")  # a line's indent: in lists, in quotes
 # How far back from the cut a space is looked for, so that a word is not cut in two.
 _WORD_BACK = 200
+# A link or an address that a cut at the end would leave unfinished: "[the docs](http://exa", "https://exa"
+_OPEN_LINK_RE = re.compile(r"(?:\[[^\[\]\n]*\]\(<?[^)\s]*|<?\bhttps?://[^\s<>]*)\Z")
+_FLAG_HALF, _FLAG_HALF_END = "\U0001f1e6", "\U0001f1ff"  # a flag is two of these ("regional indicators")
 
 
 def cut_long(text: str) -> tuple[str, list[str]]:
     """``text`` with each paragraph longer than BLOCK_SHOWN characters cut there and each table row of more than
     TABLE_COLUMNS cells cut after them, a mark in place of what is left out; and the notes the marks stand for
-    ("… (1,980,000 more characters, Copy keeps all)"). Code in a fenced block is left to code_cut.
+    ("… (1,980,000 more characters, the Copy button keeps all)"). Code, fenced or indented, is left to code_cut.
     An ordinary answer's text is returned as it is."""
     if len(text) <= BLOCK_SHOWN and text.count("|") <= TABLE_COLUMNS:
         return text, []
-    lines = text.split("\n")
     out: list[str] = []
     notes: list[str] = []
-    fence, block = "", []  # the lines of the block being read (outside code)
-    for line in lines:
-        if fence:
-            m = FENCE_RE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
-                fence = ""
-            out.append(line)
-        elif not line.strip() or (m := FENCE_RE.match(line)):
-            out += _block_cut(block, notes)
-            block = []
-            fence = m.group(1) if line.strip() else ""
-            out.append(line)
-        else:
+    fence, block, in_list = "", [], False  # the lines of the block being read (outside code); whether in a list
+    for line in text.split("\n"):
+        was, fence = fence, fence_after(fence, line)
+        if not (was or fence) and line.strip():
             block.append(line)
-    out += _block_cut(block, notes)
+            continue
+        out += _block_cut(block, notes, in_list)
+        in_list = _list_goes_on(block[0], in_list) if block else in_list
+        block = []
+        out.append(line)
+    out += _block_cut(block, notes, in_list)
     return ("\n".join(out), notes) if notes else (text, [])
 
 
@@ -61,9 +61,10 @@ def code_cut(code: str) -> tuple[str, dict[int, str]]:
     if len(code) <= CODE_LINE_SHOWN:
         return code, {}
     lines = code.split("\n")
-    notes = {n: _note(len(line) - CODE_LINE_SHOWN, "character") for n, line in enumerate(lines)
-             if len(line) > CODE_LINE_SHOWN}
-    return ("\n".join(line[:CODE_LINE_SHOWN] for line in lines), notes) if notes else (code, {})
+    shown = [line[:_whole_letters(line, CODE_LINE_SHOWN)] for line in lines]
+    notes = {n: more_note(len(line) - len(start), "character", COPY_CODE)
+             for n, (line, start) in enumerate(zip(lines, shown)) if len(start) < len(line)}
+    return ("\n".join(shown), notes) if notes else (code, {})
 
 
 def lines_noted(coloured: str, notes: dict[int, str], colour: str) -> str:
@@ -92,12 +93,27 @@ def notes_shown(body: str, notes: list[str], colour: str) -> str:
     return _MARK_RE.sub(note, body)
 
 
-def _block_cut(block: list[str], notes: list[str]) -> list[str]:
+def _block_cut(block: list[str], notes: list[str], in_list: bool) -> list[str]:
     """The lines of ``block`` as shown: a table's rows cut after TABLE_COLUMNS cells and BLOCK_SHOWN characters,
-    another block cut after BLOCK_SHOWN characters in all, not counting the spaces and quote marks that indent its
-    lines (at a space near there, if any): a list nested hundreds deep is shown whole (see nest_lists)."""
-    if len(block) >= 2 and "|" in block[0] and TABLE_DELIMITER_RE.match(block[1].strip()):
-        return [_row_cut(row, notes, i) for i, row in enumerate(block)]
+    each paragraph (or item of a list) cut after BLOCK_SHOWN characters. Code indented by 4 spaces is left whole
+    (see code_cut); so is text indented that far under a list item's."""
+    if not block or _indented_code(block[0], in_list):
+        return block
+    if len(block) >= 2 and "|" in block[0] and TABLE_DELIMITER_RE.match(block[1][_LEAD_RE.match(block[1]).end():]):
+        return _table_cut(block, notes)
+    if sum(map(len, block)) <= BLOCK_SHOWN:
+        return block
+    out, item = [], 0  # each item of a tight list is a paragraph of its own: a list of 400 short ones is whole
+    for i, line in enumerate(block[1:], 1):
+        if LIST_ITEM_RE.match(line[quote.end():] if (quote := QUOTE_RE.match(line)) else line):
+            out += _paragraph_cut(block[item:i], notes)
+            item = i
+    return out + _paragraph_cut(block[item:], notes)
+
+
+def _paragraph_cut(block: list[str], notes: list[str]) -> list[str]:
+    """The lines of a paragraph, cut after BLOCK_SHOWN characters in all, not counting the spaces and quote marks
+    that indent its lines (at a space near there, if any): a list nested hundreds deep is shown whole."""
     sizes = [_size(line) + 1 for line in block]
     whole = sum(sizes) - 1
     if whole <= BLOCK_SHOWN:
@@ -105,9 +121,7 @@ def _block_cut(block: list[str], notes: list[str]) -> list[str]:
     kept, room = [], BLOCK_SHOWN
     for line, size in zip(block, sizes):
         if size > room:
-            at = len(line) - size + 1 + room
-            end = line.rfind(" ", at - _WORD_BACK, at)
-            kept.append(line[:end if end > at - room else at])
+            kept.append(line[:_cut_point(line, len(line) - size + 1, room)].rstrip())
             break
         kept.append(line)
         room -= size
@@ -115,32 +129,106 @@ def _block_cut(block: list[str], notes: list[str]) -> list[str]:
     return kept
 
 
+def _cut_point(line: str, lead: int, room: int) -> int:
+    """Where to cut ``line``, whose text starts at ``lead``, to show ``room`` characters of it at most: at a space
+    near there (a word is not cut in two), before a link or an address that would go on past the cut (it would
+    lead to a shortened one), never between a letter and its accents nor inside an emoji or a flag."""
+    at = lead + room
+    space = line.rfind(" ", max(lead, at - _WORD_BACK), at)
+    at = space if space > lead else _whole_letters(line, at)
+    if at < len(line) and not line[at].isspace() and (link := _OPEN_LINK_RE.search(line, max(lead, at - room), at)):
+        at = link.start()
+    return at
+
+
+def _whole_letters(line: str, at: int) -> int:
+    """``at``, or the start of the letter with its accents, or of the emoji sequence or flag, that it would cut."""
+    if at >= len(line):
+        return len(line)
+    while at > 0 and joins_previous(line[at - 1], line[at]):
+        at -= 1
+    flags = 0
+    while at - flags > 0 and _FLAG_HALF <= line[at - flags - 1] <= _FLAG_HALF_END:
+        flags += 1
+    return at - (flags % 2 if _FLAG_HALF <= line[at] <= _FLAG_HALF_END else 0)
+
+
+def joins_previous(before: str, char: str) -> bool:
+    """Whether ``char`` belongs to the letter or emoji before it (an accent, a variation selector, a joiner)."""
+    return (unicodedata.category(char) in ("Mn", "Me", "Mc", "Cf") or before == "\u200d"
+            or "\U0001f3fb" <= char <= "\U0001f3ff")  # a skin-tone modifier
+
+
+def _indented_code(line: str, in_list: bool) -> bool:
+    """Whether the block starting with ``line`` is code indented by 4 spaces or a tab (in a quote too): in a list,
+    Python-Markdown reads a block indented by 4 as more of the item, one indented by 8 as its code."""
+    text = line[quote.end():] if (quote := QUOTE_RE.match(line)) else line
+    if _indent(text) < (8 if in_list else 4):
+        return False
+    return not (in_list and LIST_ITEM_RE.match(text.lstrip(" \t")))
+
+
+def _list_goes_on(line: str, in_list: bool) -> bool:
+    """Whether a list goes on after the block starting with ``line``: it is an item, or indented under one."""
+    text = line[quote.end():] if (quote := QUOTE_RE.match(line)) else line
+    return in_list if _indent(text) >= 4 else bool(LIST_ITEM_RE.match(text))
+
+
+def _indent(text: str) -> int:
+    spaces = len(text) - len(text.lstrip(" \t"))
+    return len(text[:spaces].expandtabs(4))
+
+
 def _size(line: str) -> int:
     """The characters of ``line`` that are laid out: not the quote marks and spaces that indent it."""
     return len(line) - _LEAD_RE.match(line).end()
 
 
-def _row_cut(row: str, notes: list[str], number: int) -> str:
-    """Row ``number`` of a table (0: its header, 1: its rule) with its first TABLE_COLUMNS cells and one more: in
-    the header, the note of the columns not shown. A row still longer than BLOCK_SHOWN is cut there."""
-    bars = [m.start() for m in _BAR_RE.finditer(row)] if row.count("|") > TABLE_COLUMNS else []
-    opened = row.lstrip().startswith("|")
-    cells = len(bars) + (0 if opened else 1) - (1 if row.rstrip().endswith("|") and len(bars) > 1 else 0)
-    if cells > TABLE_COLUMNS:
-        last = _more(notes, cells - TABLE_COLUMNS, "column") if number == 0 else "---" if number == 1 else "…"
+def _table_cut(rows: list[str], notes: list[str]) -> list[str]:
+    """A table's ``rows`` as shown: as many of its first TABLE_COLUMNS columns as the header shows in BLOCK_SHOWN
+    characters (one at least), and the note of the others in the header's last cell."""
+    ends = _cell_ends(rows[0]) if len(rows[0]) > BLOCK_SHOWN or rows[0].count("|") > TABLE_COLUMNS else []
+    columns = min(TABLE_COLUMNS, len(ends))
+    while columns > 1 and ends[columns - 1] > BLOCK_SHOWN:
+        columns -= 1
+    if not ends or columns == len(ends):
+        columns = TABLE_COLUMNS
+    return [_row_cut(row, notes, number, columns) for number, row in enumerate(rows)]
+
+
+def _cell_ends(row: str) -> list[int]:
+    """Where each cell of a table's ``row`` ends: at the bar after it, or at the row's end."""
+    lead = _LEAD_RE.match(row).end()
+    bars = [m.start() for m in _BAR_RE.finditer(row, lead)]
+    ends = bars[1:] if row.startswith("|", lead) else bars
+    end = len(row.rstrip())
+    return ends if ends and ends[-1] == end - 1 else ends + [end]
+
+
+def _row_cut(row: str, notes: list[str], number: int, columns: int) -> str:
+    """Row ``number`` of a table (0: its header, 1: its rule) with its first ``columns`` cells and one more: in
+    the header, the note of the columns not shown. Cells still longer than BLOCK_SHOWN are cut there."""
+    ends = _cell_ends(row) if row.count("|") >= columns else []
+    kept, last = row, ""
+    if len(ends) > columns:
+        kept = row[:ends[columns - 1]]
+        last = _more(notes, len(ends) - columns, "column") if number == 0 else "---" if number == 1 else "…"
         if number == 0:  # on one line: wrapped in a column as narrow as its words, it made the header row tall
             notes[-1] = notes[-1].replace(" ", "\u00a0")
-        row = f"{row[:bars[TABLE_COLUMNS - (0 if opened else 1)]]}| {last} |"
-    if len(row) > BLOCK_SHOWN and number != 1:
-        row = row[:BLOCK_SHOWN] + " " + _more(notes, len(row) - BLOCK_SHOWN, "character")
-    return row
+        last = f"| {last} |"
+    if len(kept) > BLOCK_SHOWN and number != 1:
+        at = _whole_letters(kept, BLOCK_SHOWN)
+        kept = kept[:at] + " " + _more(notes, len(kept) - at, "character")
+    return kept + last
 
 
 def _more(notes: list[str], more: int, what: str) -> str:
     """The mark of a note that ``more`` characters or columns are not shown."""
-    notes.append(_note(more, what))
+    notes.append(more_note(more, what))
     return _MARK.format(len(notes) - 1)
 
 
-def _note(more: int, what: str) -> str:
-    return f"… ({more:,} more {what}{'s' if more != 1 else ''}, Copy keeps all)"
+def more_note(more: int, what: str, copy: str = "the Copy button") -> str:
+    """The note that ``more`` characters (or columns: ``what``) are not shown, and that ``copy`` keeps them: the
+    answer's Copy button, not a selection copied (it copies what is shown)."""
+    return f"… ({more:,} more {what}{'s' if more != 1 else ''}, {copy} keeps all)"

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import TABLE_DELIMITER_RE
+from ..markdown_prep import TABLE_DELIMITER_RE, fence_after
 from .markdown_render import RTL_CHAR
 
 # A line that continues the previous block (list items, indented text, tables, quotes) must not start a
@@ -35,13 +35,8 @@ def _fence_state(lines: list[str], opener: str) -> tuple[str, list[int], list[in
     safe: list[int] = []
     items: list[int] = []
     for i, line in enumerate(lines):
-        m = _FENCE_RE.match(line)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
-                fence = ""
-            continue
-        if m:
-            fence = m.group(1)
+        was, fence = fence, fence_after(fence, line)
+        if was or fence:
             continue
         if i > 0 and not lines[i - 1].strip() and line.strip() and not _CONTINUES_RE.match(line):
             safe.append(i)
@@ -208,11 +203,7 @@ def _last_opener(lines: list[str], default: str) -> str:
     opener = default
     fence = _FENCE_RE.match(default).group(1) if default else ""
     for line in lines:
-        m = _FENCE_RE.match(line)
-        if not m:
-            continue
-        if fence and m.group(1)[0] == fence[0] and not m.group(2).strip():
-            fence = ""
-        elif not fence:
-            fence, opener = m.group(1), line.strip()
+        was, fence = fence, fence_after(fence, line)
+        if fence and not was:
+            opener = line.strip()
     return opener

@@ -28,7 +28,7 @@ from ..entities import unescape
 from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
                              controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
                              put_back_fences, register_task_boxes, without_terminal_codes)
-from .long_text import code_cut, cut_long, lines_noted, notes_shown
+from .long_text import COPY_CODE, code_cut, cut_long, joins_previous, lines_noted, notes_shown
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -62,8 +62,8 @@ class Palette:
 LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#5c6370", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
 DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#a3abb9", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
 GO_LANGS = frozenset({"go", "golang"})
-# A code block's link, and what it says for a moment once clicked (MarkdownSegment.copy_code)
-COPY_CODE, COPIED = "Copy code", "Copied ✓"
+# What a code block's link (COPY_CODE) says for a moment once clicked (MarkdownSegment.copy_code)
+COPIED = "Copied ✓"
 # The room above a code block, a table or a quote, as between two paragraphs (Qt's 12 px); the 2 px under it
 # and the next paragraph's own 12 make the same gap below (a paragraph's line has a little room above its letters)
 BLOCK_GAP = 12
@@ -559,17 +559,12 @@ def _broken(word: str) -> str:
         return BREAK_POINT.join(word[i:i + _BREAK_EVERY] for i in range(0, len(word), _BREAK_EVERY))
     pieces, start, at = [], 0, _BREAK_EVERY
     while at < len(word):
-        while at < len(word) and _joins_previous(word[at - 1], word[at]):
+        while at < len(word) and joins_previous(word[at - 1], word[at]):
             at += 1  # not between a letter and its accent, nor inside an emoji sequence
         pieces.append(word[start:at])
         start, at = at, at + _BREAK_EVERY
     pieces.append(word[start:])
     return BREAK_POINT.join(piece for piece in pieces if piece)
-
-
-def _joins_previous(before: str, char: str) -> bool:
-    return (unicodedata.category(char) in ("Mn", "Me", "Mc", "Cf") or before == "\u200d"
-            or "\U0001f3fb" <= char <= "\U0001f3ff")  # a skin-tone modifier
 
 
 MONO_FAMILY = "'DejaVu Sans Mono',monospace"  # code blocks' font: also code passages' (kb_results)
