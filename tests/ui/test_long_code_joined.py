@@ -70,3 +70,18 @@ def test_a_block_with_a_go_run_or_too_long_to_render_again_stays_cut(qtbot, monk
     cut[-1]._runs = object()  # as run_go leaves it: the run's output is shown under that piece
     go.finish(Done(1, 0, 10))
     assert code_segments(go) == cut
+
+
+def test_a_block_whose_first_line_is_longer_than_a_piece_has_no_empty_box_above_it(qtbot) -> None:
+    # A minified script's one line: the cut went right after the block's fence, an empty box with its own
+    # "js Copy code" above the block, streamed or stored (too long to be joined again).
+    line = "const x = [" + ",".join(str(i) for i in range(3000)) + "];"
+    text = f"A long code line:\n\n```js\n{line}\nconsole.log(x)\n```\n\nEnd."
+    live = streamed(qtbot, text, size=25)
+    live.finish(Done(1, 0, 10))
+    stored = AnswerWidget.from_stored(StoredMessage(1, "assistant", text, stats={"rounds": 1}))
+    qtbot.add_widget(stored)
+    for answer in (live, stored):
+        blocks = [block for seg in code_segments(answer) for block in seg.code_blocks()]
+        assert blocks[0].startswith("const x = [0,1,2") and "" not in blocks
+        assert "".join(blocks) == f"{line}\nconsole.log(x)\n"

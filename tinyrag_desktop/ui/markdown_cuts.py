@@ -93,8 +93,10 @@ def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4
         return Cut(fitting[-1] if fitting else offsets[0])
     if fence and len(text) >= hard:
         at = len(text) - len(lines[-1])  # keep the growing line in the new segment
-        if at > 0:
-            reopen = _last_opener(lines[:-1], opener_line if fence_opener else "")
+        reopen = _last_opener(lines[:-1], opener_line if fence_opener else "")
+        # Not right after the block's fence: cut there, its first line alone as long as ``hard`` (a minified
+        # script) left an empty box above the block, with its own Copy code
+        if at > 0 and not (len(lines) > 1 and lines[-2].strip() == reopen and _FENCE_RE.match(lines[-2])):
             return Cut(at, close=("" if text[:at].endswith("\n") else "\n") + fence, reopen=reopen + "\n")
     return None
 
