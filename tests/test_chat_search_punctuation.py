@@ -64,6 +64,26 @@ def test_words_keep_their_own_marks_in_any_script(store, stored, typed):
     assert [c.id for c in store.search(typed)] == [wanted]
 
 
+@pytest.mark.parametrize("typed, stored", [(".py", "rename setup.py first"), ("*.py", "rename setup.py first"),
+                                           (".NET", "a .NET question"), ("(.NET)", "a .NET question"),
+                                           ("'.env'", "copy .env over"), ("<b>", "make <b> bold"),
+                                           ("<b>,", "make <b> bold")])
+def test_a_dot_that_starts_a_name_and_marks_around_a_tag_are_the_words(store, typed, stored):
+    # ".py" looked for "py" and found "I learned Python today" first; ".NET" found "our home network"; "<b>"
+    # found any word starting with b. A dash before a word is still punctuation ("-budget" finds "budget").
+    wanted = _chat(store, stored)
+    for other in ("I learned Python today", "our home network is slow", "b is a letter", "the env is set"):
+        _chat(store, other)
+    assert [c.id for c in store.search(typed)] == [wanted]
+
+
+def test_an_ellipsis_before_a_word_is_punctuation(store):
+    wanted = _chat(store, "and the budget")
+    _chat(store, "Something else entirely")
+    assert [c.id for c in store.search("...budget")] == [wanted]
+    assert [c.id for c in store.search("…budget")] == [wanted]
+
+
 def test_words_of_punctuation_alone_are_looked_for_as_typed(store):
     asked = _chat(store, "Is it done? Yes -> next")
     plain = _chat(store, "A plain note")
@@ -78,6 +98,7 @@ def test_search_words_are_the_words_a_person_reads():
     assert search_words("tax-return TAX") == ["tax", "return"]
     assert search_words("C++ C# 100% don't U.S.") == ["C++", "C#", "100%", "don't", "U.S"]
     assert search_words("?!") == ["?!"]
+    assert search_words("'.env' *.py ...so -> <b>") == [".env", ".py", "so", "<b>"]
 
 
 def test_a_short_message_found_is_shown_whole(store):
@@ -94,7 +115,7 @@ def test_a_short_message_found_is_shown_whole(store):
        st.text(alphabet=st.characters(categories=("P", "Zs"), exclude_characters="_%#@"), max_size=4))
 def test_any_typed_words_search_without_error_and_punctuation_around_them_is_no_matter(tmp_path_factory, typed,
                                                                                        marks):
-    # (marks but those that belong to a word: "_init", "C#", "100%", "@name")
+    # (marks but those that belong to a word: "_init", "C#", "100%", "@name", and a dot just before it: ".NET")
     s = ChatStore(tmp_path_factory.mktemp("chats"))
     try:
         chat = s.new_chat()
@@ -102,6 +123,6 @@ def test_any_typed_words_search_without_error_and_punctuation_around_them_is_no_
         s.search(typed + marks)  # never raises, whatever was typed
         s.search(marks + typed)
         if any(ch.isalnum() for ch in typed) and typed.strip() == typed:
-            assert chat.id in [c.id for c in s.search(f"{marks}{typed}{marks}")]
+            assert chat.id in [c.id for c in s.search(f"{marks.rstrip('.')}{typed}{marks}")]
     finally:
         s.close()

@@ -130,7 +130,10 @@ def search_words(text: str) -> list[str]:
     Punctuation typed around a word is not part of it ("tax:", "(tax)", "Paris?" look for "tax", "Paris":
     they found nothing), and a dash, slash, bracket or quote inside one parts it ("tax-return" looks for
     "tax" and "return", and finds "tax return" too). Marks that belong to a word stay ("C++", "C#", "100%",
-    "a*b", "snake_case", "don't"). Words of marks alone ("?", "->") are looked for as typed."""
+    "a*b", "snake_case", "don't", "<b>"), and so does a dot that starts a name (".NET", ".py", "*.py": these
+    are looked for as written, not as "net" or "py", which found "network" and "Python" first); dots before
+    a word that are an ellipsis ("...so") are punctuation. Words of marks alone ("?", "->") are looked for
+    as typed."""
     seen: dict[str, str] = {}
     for word in _typed_words(text):
         seen.setdefault(search_text.fold(word), word)
@@ -140,27 +143,36 @@ def search_words(text: str) -> list[str]:
 def _typed_words(text: str) -> list[str]:
     """``text``'s words as search_words reads them, every one, in their order."""
     parted = "".join(" " if _parts_words(ch) else ch for ch in text)
-    return [word for word in (w.strip(_ENDS) for w in parted.split()) if word] or text.split()
+    return [word for word in map(_trimmed, parted.split()) if word] or text.split()
 
 
 def _phrase(text: str) -> str:
     """``text``'s words as one phrase, as typed but for the punctuation around each ("(tax-return)?":
     "tax-return"), and single spaces; of punctuation alone, as typed."""
-    def trimmed(word: str) -> str:
-        kept = [i for i, ch in enumerate(word) if not _parts_words(ch) and ch not in _ENDS]
-        return word[kept[0]:kept[-1] + 1] if kept else ""
-
-    return " ".join(filter(None, map(trimmed, text.split()))) or " ".join(text.split())
+    return " ".join(filter(None, map(_trimmed, text.split()))) or " ".join(text.split())
 
 
-# Punctuation that is part of a word typed, and taken off its ends only (see search_words).
-_KEPT_IN_WORDS, _ENDS = "_.'’%#&@*", ".'’*&"
+def _trimmed(word: str) -> str:
+    """``word`` (no spaces in it) without the punctuation around it (see search_words); "" when none of it
+    is a word's."""
+    kept = [i for i, ch in enumerate(word) if not _parts_words(ch) and ch not in _ENDS]
+    if not kept or not word[kept[0]:kept[-1] + 1].strip(_NO_WORD_ALONE):
+        return ""
+    start = kept[0]
+    if word[start - 1:start] == "." and word[start - 2:start - 1] != ".":  # a name's dot, not an ellipsis
+        start -= 1
+    return word[start:kept[-1] + 1]
+
+
+# Punctuation that is part of a word typed, and taken off its ends only (see search_words); marks that are
+# part of a word ("<b>", "a|b") but no word alone ("->": "-" parts it, ">" is left).
+_KEPT_IN_WORDS, _ENDS, _NO_WORD_ALONE = "_.'’%#&@*", ".'’*&", "<>|"
 
 
 def _parts_words(ch: str) -> bool:
     """Whether ``ch``, typed, parts words: punctuation of any script (brackets, quotes, dashes, slashes, the
     ends of sentences), but for the marks that belong to words (see search_words)."""
-    return ch in "`<>|" or (unicodedata.category(ch).startswith("P") and ch not in _KEPT_IN_WORDS)
+    return ch == "`" or (unicodedata.category(ch).startswith("P") and ch not in _KEPT_IN_WORDS)
 
 
 _MOST_WORDS = 6

@@ -14,7 +14,7 @@ from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.menus import shortcut_rows
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, held_answer, tokens, wait_signal, wait_until
 from .test_window import TWO_TOOLS
 
 
@@ -372,6 +372,29 @@ def test_f2_in_the_chat_list_renames_the_chat(make_window, server, qloop, qtbot,
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qloop.run(wait_until(lambda: "Renamed from the keyboard" in win.sidebar.titles()))
     assert win.title_label.text() == "Renamed from the keyboard"
+
+
+def test_a_title_typed_while_the_chat_is_answered_survives_the_answer_ending(make_window, server, qloop, qtbot):
+    # The answer's end changed the row (its time, its running badge), and Qt put the old title back into
+    # the F2 box at each change: the words typed were lost and Enter kept the old title.
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens("First answer.")))
+    assert qloop.run(ask_and_wait(win, "First question")) == "done"
+    gate, finished = held_answer(win, server, "Second question")
+    qloop.run(wait_until(lambda: len(server.requests) == 2))
+    win.sidebar.show()
+    win.sidebar.list.setFocus()
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit) and editor.text() == "First question"
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Named while answered")
+    gate.opened.set()
+    qloop.run(finished)
+    assert win.sidebar.renaming and editor.text() == "Named while answered"
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.sidebar.titles()[0] == "Named while answered"))
+    assert win.store.get_chat(win.chat_id).title == "Named while answered"
 
 
 def test_a_start_that_reopens_the_last_chat_puts_the_focus_in_the_message_box(make_window, server, qloop, qtbot,

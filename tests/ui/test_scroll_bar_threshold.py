@@ -9,7 +9,8 @@ program died (after about a hundred answers in a narrow chat beside the knowledg
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+import pytest
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtWidgets import QWidget
 
 from tinyrag_desktop.chats import StoredMessage
@@ -61,3 +62,26 @@ def test_the_column_keeps_its_width_and_the_bar_settles_at_every_height_around_t
             break
     assert not seen[0]  # the heights went across the line
     assert column_widths.widths == {width}  # never wider or narrower for a moment
+
+
+@pytest.mark.parametrize("direction", [Qt.LayoutDirection.LeftToRight, Qt.LayoutDirection.RightToLeft])
+def test_the_column_stays_in_place_when_the_bar_comes_in_either_direction(qtbot, qapp, direction):
+    # Right to left, the bar is on the left, but its room was kept on the right: the column jumped 14 px
+    # away from it as it came, out of line with the message box below.
+    view = ChatView()
+    qtbot.add_widget(view)
+    view.setLayoutDirection(direction)
+    view.resize(456, 900)
+    view.show()
+    view.add_stored(StoredMessage(1, "user", "What does the fox do?"))
+    view.add_stored(StoredMessage(2, "assistant", ANSWER, stats={"elapsed_ms": 900, "model": "scripted"}))
+    column, bar = view.findChild(QWidget, "chatColumn"), view.verticalScrollBar()
+    qtbot.waitUntil(lambda: column.height() == view.viewport().height() - 32)
+    without = column.mapTo(view, QPoint(0, 0)).x(), column.width()
+    view.resize(456, 200)
+    qtbot.waitUntil(bar.isVisible)
+    qapp.processEvents()
+    assert (column.mapTo(view, QPoint(0, 0)).x(), column.width()) == without
+    bar_edges = bar.mapTo(view, QPoint(0, 0)).x(), bar.mapTo(view, QPoint(bar.width(), 0)).x()
+    left, right = without[0], without[0] + without[1]
+    assert right <= bar_edges[0] or left >= bar_edges[1]  # clear of the bar, wherever it is

@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QObject
 
 from tests.sse_server import Stream
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, held_answer, tokens, wait_until
 
 
 class _Minimums(QObject):
@@ -43,3 +43,21 @@ def test_the_windows_minimum_width_does_not_change_at_every_answer(make_window, 
         assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
     minimums.seen.append(win.minimumWidth())
     assert len(minimums.seen) > 3 and len(set(minimums.seen)) == 1, minimums.seen
+
+
+def test_the_knowledge_panel_closed_during_an_answer_lets_the_window_narrow_at_once(make_window, server, qloop):
+    # The minimum was lowered only between answers: closed while an answer was written, the panel left the
+    # window unable to be made narrower than with it (612 px) until the answer ended.
+    win = make_window(server.base_url)
+    win.resize(1100, 760)
+    alone = win.minimumWidth()
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: win.minimumWidth() > alone + 100))
+    gate, finished = held_answer(win, server, "Question")
+    qloop.run(wait_until(lambda: len(server.requests) == 1))
+    win.kb_dock.hide()
+    qloop.run(wait_until(lambda: win.minimumWidth() == alone, timeout=3.0))
+    assert win._answer is not None  # still being written
+    gate.opened.set()
+    qloop.run(finished)
+    assert win.minimumWidth() == alone

@@ -228,6 +228,16 @@ class _FocusRing(QStyledItemDelegate):
         editor.setAccessibleName("Chat title")  # F2's box had no name: a screen reader said only "edit"
         return editor
 
+    def setEditorData(self, editor: QWidget, index) -> None:  # noqa: N802 - Qt's name
+        """Put the row's title in the F2 box, unless the box already holds it or words typed there.
+
+        Qt calls this again at every change to the row being edited, whatever changed: an answer ending in
+        that chat (its time, its running badge) put the old title back over what was being typed, and
+        Enter kept the old title."""
+        if isinstance(editor, QLineEdit) and (editor.isModified() or editor.text() == index.data()):
+            return
+        super().setEditorData(editor, index)
+
     def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str,
                    mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
         """A search hit: its title, and under it the words found in the muted colour, each line cut short

@@ -215,11 +215,13 @@ class ChatView(QScrollArea):
         as the margin, or wider with large fonts) whether it shows or not. Centred beside the bar, the answer
         moved 7 px to the left when it grew past the window's height; a column wider without the bar than
         with it was shorter, and at a height a few pixels from the view's, the scroll area showed the bar,
-        then hid it, then showed it, without end, until the program crashed."""
+        then hid it, then showed it, without end, until the program crashed. Right to left, the bar and its
+        room are on the left (a layout's margins are not mirrored: the column jumped 14 px as the bar came)."""
         whole = max(width, self.width() - 2 * self.frameWidth())
         bar = max(_SIDE, self.verticalScrollBar().sizeHint().width())
-        left = _SIDE + max(0, min(bar - _SIDE, whole - bar - _SIDE - COLUMN_MAX))  # centred while it can be
-        return left, max(0, width - (whole - bar))
+        start = _SIDE + max(0, min(bar - _SIDE, whole - bar - _SIDE - COLUMN_MAX))  # centred while it can be
+        end = max(0, width - (whole - bar))
+        return (end, start) if self.isRightToLeft() else (start, end)
 
     def has_focus_ring(self) -> bool:
         """True while the conversation shows that it has the keyboard focus."""

@@ -120,6 +120,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._http: Any = None
         self.chat_id: str | None = None
         self._answer: AnswerWidget | None = None
+        self._minimum_panes: tuple[bool, bool] | None = None  # _panes_shown() as the minimum width was last set
         self._stream_chat: str | None = None
         self._stream_started = 0.0
         self._done: Done | None = None
@@ -341,11 +342,20 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             need = max(MIN_WIDTH, need)
             # Raised at once, lowered between answers: the last answer's Regenerate, hidden as the next answer
             # starts and shown as it ends, took the minimum down and up again at every answer (each time new
-            # size hints for the window manager)
-            if need > self.minimumWidth() or (need < self.minimumWidth() and self._answer is None):
+            # size hints for the window manager). The knowledge panel closed or the list hidden lowers it at
+            # once, answer or not: it stayed until the answer ended, the window as wide as with the panel.
+            panes = self._panes_shown()
+            if need > self.minimumWidth() or (need < self.minimumWidth()
+                                              and (self._answer is None or panes != self._minimum_panes)):
                 self.setMinimumWidth(need)
+                self._minimum_panes = panes
             self._fit_sidebar()  # an answer wider than the chat's room beside the list folds it too
         return handled
+
+    def _panes_shown(self) -> tuple[bool, bool]:
+        """Whether the knowledge panel takes room in the window (docked and shown), and the chats list."""
+        dock = getattr(self, "kb_dock", None)  # None: being built, or the panel failed to start
+        return dock is not None and dock.isVisible() and not dock.isFloating(), self.sidebar.isVisible()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
