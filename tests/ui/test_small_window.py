@@ -157,7 +157,7 @@ def test_a_window_made_800_wide_with_the_panel_open_is_800_wide(make_window, ser
 
     data, docs = tmp_path / "data", tmp_path / "docs"
     docs.mkdir()
-    note = docs / "note-00-a-rather-long-file-name-for-the-list-topic.md"
+    note = docs / "note-00-a-rather-long-file-name-for-the-list-topic-and-more.md"
     note.write_text("# Note\n\nThe engine streams tokens. Tools run at once.\n", encoding="utf-8")
     with open_store(data) as kb:
         Importer(kb).run([str(note)])
