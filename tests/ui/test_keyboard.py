@@ -397,6 +397,19 @@ def test_a_title_typed_while_the_chat_is_answered_survives_the_answer_ending(mak
     assert win.store.get_chat(win.chat_id).title == "Named while answered"
 
 
+def test_a_title_saved_as_the_history_closes_reads_no_closed_history(make_window, server, qloop, qtbot, caplog):
+    # A title typed and left in the F2 box is saved as the window goes; the chats list was then read again from
+    # a history already closed ("Cannot operate on a closed database", logged from a timer).
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens("First answer.")))
+    assert qloop.run(ask_and_wait(win, "First question")) == "done"
+    win.rename_chat(win.chat_id, "Saved as it closed")
+    win.store.close()
+    qloop.run(wait_until(lambda: True))
+    QApplication.processEvents()
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
 def test_a_start_that_reopens_the_last_chat_puts_the_focus_in_the_message_box(make_window, server, qloop, qtbot,
                                                                                tmp_path):
     # The focus was on "New chat" (the first button): what the user typed went nowhere, and Space started a

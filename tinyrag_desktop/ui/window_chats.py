@@ -318,7 +318,8 @@ class ChatsMixin:
     def rename_chat(self, chat_id: str, title: str) -> None:
         if self._stored(self.store.rename, chat_id, title) and chat_id == self.chat_id:
             self.title_label.setText(" ".join(title.split()))
-        QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
+        # not inside the list's own itemChanged handler; nor after the history closed (a title typed, then Quit)
+        QTimer.singleShot(0, self, lambda: self.store.closed or self._refresh_chats())
 
     def delete_chat(self, chat_id: str) -> None:
         chat = self.store.get_chat(chat_id)
