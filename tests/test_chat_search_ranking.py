@@ -96,3 +96,12 @@ def test_the_snippet_shows_the_word_where_it_starts_one():
     text = "topic one, then C itself"
     assert find(text, "c", word_start=True) == (text.index("C"), text.index("C") + 1)
     assert find(text, "c") == (text.index("c"), text.index("c") + 1)
+
+
+def test_a_snippet_reads_a_table_and_a_code_block_as_the_answer_shows_them():
+    # "…| A long code line: js const x =…": the bars of a table and the fence's language read as words
+    from tinyrag_desktop.chat_find import _snippet
+
+    answer = "Sizes:\n\n| Part | Size |\n|:---|---:|\n| wheel | 20 |\n\nA long code line:\n\n```js\nconst x = 1\n```\n"
+    assert _snippet(answer, "wheel") == "Sizes: Part Size wheel 20 A long code line: const x = 1"
+    assert _snippet("either a | b, as written", "either") == "either a | b, as written"  # no table: as written
