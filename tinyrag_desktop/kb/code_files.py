@@ -10,6 +10,7 @@ Identifiers are searchable by their words: ``parse_config`` is "parse" and "conf
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -64,10 +65,28 @@ def code_language(name: str) -> str | None:
     return CODE_LANGUAGES.get(suffix) or CONFIG_LANGUAGES.get(suffix)
 
 
+# A script's first line naming its interpreter: "#!/bin/sh", "#!/usr/bin/env -S python3 -u".
+_SHEBANG = re.compile(rb"#![ \t]*(?:/\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+_INTERPRETERS = {"sh": "sh", "bash": "sh", "dash": "sh", "ksh": "sh", "zsh": "sh", "ash": "sh",
+                 "python": "python", "pypy": "python", "ruby": "ruby", "node": "js", "deno": "js", "bun": "js"}
+
+
+def script_language(data: bytes) -> str | None:
+    """The language of a script named without an extension (bin/deploy) by its first line, "#!/bin/bash" or
+    "#!/usr/bin/env python3"; None when it has no such line or names an interpreter of no language here."""
+    found = _SHEBANG.match(data[:200].lstrip(b"\xef\xbb\xbf"))
+    return _INTERPRETERS.get(found.group(1).decode().lower()) if found else None
+
+
+def source_language(data: bytes, name: str) -> str | None:
+    """The language of a program or configuration file, by its name or else its first line (script_language)."""
+    return code_language(name) or script_language(data)
+
+
 def read_code(data: bytes, name: str) -> Document:
-    """A program or configuration file as headings (its definitions, or sections) and code blocks."""
+    """A program, a script or a configuration file as headings (its definitions, or sections) and code blocks."""
+    language = source_language(data, name) or "text"
     text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
-    language = code_language(name) or "text"
     blocks: list[Block] = []
     shown: tuple[str, ...] = ()
     for section in split_code(text, language):

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, code_language, read_code
+from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, read_code, script_language, source_language
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
@@ -309,6 +309,8 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     elif kind == "text" and _MANUAL_PAGE.match(data[:SAMPLE_BYTES]):
         raise NoText("a manual page (the roff source the man command shows), which is not read")
+    elif kind == "text" and data.startswith((b"#!", b"\xef\xbb\xbf#!")) and script_language(data):
+        kind = "code"  # a script named without an extension: bin/deploy, "#!/usr/bin/env bash"
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
         # would show U+FFFD for it, XML refuses the file).
@@ -317,7 +319,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         doc = (read_pdf if kind == "pdf" else read_docx)(data, name, cancelled)
     else:
         doc = _READERS[kind](data, name)
-    doc = document_without_secrets(doc, code_language(name) or "")
+    doc = document_without_secrets(doc, source_language(data, name) or "")
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
         if kind == "rst" or (kind == "text" and name.lower().endswith(".rst.txt")):
             raise NoText("no readable text found (only " + ("headings, and " if doc.blocks else "") +

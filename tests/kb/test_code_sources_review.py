@@ -1,0 +1,45 @@
+"""Code in the knowledge base as a project's real trees have it: scripts named without an extension, videos
+named like TypeScript, small pieces between large definitions, questions written as identifiers, and passages
+shown as code by their source's type."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.readers import read_bytes
+
+DEPLOY = """#!/usr/bin/env bash
+set -e
+export DEPLOY_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789
+
+deploy() {
+  curl -H "x: $DEPLOY_TOKEN" https://example.org/release
+}
+""" + "".join(f"# step {n} of the release checklist, written out at length for the operators\n" for n in range(12)) + """
+rollback() {
+  echo "rolling back the release"
+}
+"""
+
+
+def _write(path: Path, text: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+
+
+def test_a_script_without_an_extension_is_read_as_code_by_its_first_line(tmp_path) -> None:
+    _write(tmp_path / "app" / "bin" / "deploy", DEPLOY)
+    _write(tmp_path / "app" / "bin" / "migrate", '#!/usr/bin/python3\nPASSWORD = "hunter2hunter2"\n\n\n'
+           'def migrate():\n    """Move the tables to the new schema."""\n')
+    _write(tmp_path / "app" / "NOTES", "#!notes for the release\nThe token is on the card.\n")
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=300).run([str(tmp_path / "app")])
+        types = {Path(s.location).name: s.type for s in kb.sources()}
+    assert types == {"deploy": "code", "migrate": "code", "NOTES": "text"}
+    assert report.hidden == 2
+    hits = search(tmp_path / "data", "deploy token release", 10)
+    assert all("ghp_abcdefghij" not in h.text for h in hits)
+    assert {"deploy > deploy", "deploy > rollback"} <= {h.heading for h in search(tmp_path / "data", "release", 10)}
+    assert "hunter2hunter2" not in search(tmp_path / "data", "password schema", 1)[0].text
