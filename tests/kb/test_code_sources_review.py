@@ -43,3 +43,16 @@ def test_a_script_without_an_extension_is_read_as_code_by_its_first_line(tmp_pat
     assert all("ghp_abcdefghij" not in h.text for h in hits)
     assert {"deploy > deploy", "deploy > rollback"} <= {h.heading for h in search(tmp_path / "data", "release", 10)}
     assert "hunter2hunter2" not in search(tmp_path / "data", "password schema", 1)[0].text
+
+
+def test_a_video_named_like_typescript_is_left_out_of_a_folder_and_fails_by_itself(tmp_path) -> None:
+    video = b"G@\x00\x10\x00\x00\xb0\n\x00\x01\xc1\x00\x00\x00\x01\xf0\x00*\xb1\x04\xb2" * 400  # MPEG-TS packets
+    _write(tmp_path / "talk" / "clip.ts", video)
+    _write(tmp_path / "talk" / "notes.md", "# Talk\n\nThe slides and the recording.\n")
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=1200).run([str(tmp_path / "talk")])
+        assert not report.failed and len(report.added) == 1
+        assert [(Path(f.location).name, f.reason) for f in report.skipped] == [
+            ("clip.ts", "looks like binary data, not source code")]
+        alone = Importer(kb, chunk_size=1200).run([str(tmp_path / "talk" / "clip.ts")])
+    assert [f.reason for f in alone.failed] == ["looks like binary data, not source code"]

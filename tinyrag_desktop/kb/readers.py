@@ -304,7 +304,9 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
             raise ReadError(f"plain text, not a {kind.upper()} file: rename it to .txt to import it")
         raise ReadError(f"looks like {actual} data, not a {kind.upper()} file")
     elif actual is not None:
-        raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
+        refused = f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}"
+        # a video named .ts (an MPEG transport stream), a compiled file beside the sources: in a folder, left out
+        raise (LeftOut if kind in ("code", "config") else ReadError)(refused)
     elif kind not in ("html", "xml") and is_html_page(data):
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     elif kind == "text" and _MANUAL_PAGE.match(data[:SAMPLE_BYTES]):
