@@ -56,3 +56,20 @@ def test_a_video_named_like_typescript_is_left_out_of_a_folder_and_fails_by_itse
             ("clip.ts", "looks like binary data, not source code")]
         alone = Importer(kb, chunk_size=1200).run([str(tmp_path / "talk" / "clip.ts")])
     assert [f.reason for f in alone.failed] == ["looks like binary data, not source code"]
+
+
+def test_a_question_written_as_an_identifier_finds_it_written_in_any_case(tmp_path) -> None:
+    _write(tmp_path / "app" / "store.py", 'def load_user_config(path):\n    """Read the user settings."""\n'
+           "    return open(path).read()\n")
+    _write(tmp_path / "app" / "save.js", "function saveUserConfig(path, text) {\n  fs.writeFileSync(path, text);\n}\n")
+    _write(tmp_path / "app" / "notes.md", "# Notes\n\nThe user may load a config of their own.\n")
+    with open_store(tmp_path / "data") as kb:
+        Importer(kb, chunk_size=1200).run([str(tmp_path / "app")])
+    for question, heading in (("loadUserConfig", "store.py > load_user_config"),
+                              ("LoadUserConfig", "store.py > load_user_config"),
+                              ("saveUserConfig", "save.js > saveUserConfig"),
+                              ("where is SaveUserConfig", "save.js > saveUserConfig")):
+        hits = search(tmp_path / "data", question, 3)
+        assert hits[0].heading == heading, question
+        assert not hits.missing, question
+    assert not search(tmp_path / "data", "readUserConfig", 3)  # its words are there, but not side by side

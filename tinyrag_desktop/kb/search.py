@@ -469,6 +469,9 @@ def search(
         # vectors, a passage found by meaning need not hold the question's words: nothing is said)
         missing = (absent_words(conn, [w for w in weighed if w not in fixed and " " not in w])
                    if hits and query_vector is None else [])
+        # an identifier asked as "loadUserConfig" is there when its words are ("load user config", _weighed_terms)
+        spelled = {w.replace(" ", ""): w for w in weighed if " " in w}
+        missing = [w for w in missing if w not in spelled or absent_words(conn, [spelled[w]])]
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance, missing)
     except sqlite3.DatabaseError as exc:  # pages damaged past the ones opening reads
         key = getattr(conn, "db_key", None)

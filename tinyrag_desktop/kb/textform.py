@@ -69,6 +69,12 @@ def identifier_words(text: str) -> str:
     return _MIXED_CASE.sub(_with_words, text) if _MIXED_CASE.search(text) else text
 
 
+def identifier_parts(word: str) -> list[str]:
+    """The words of an identifier in mixed case ("parseConfig" → parse, Config; "HTTPServer" → HTTP, Server);
+    ``[word]`` for any other word."""
+    return _CASE_CHANGE.sub(" ", word).split(" ") if _MIXED_CASE.fullmatch(word) else [word]
+
+
 def _with_words(match: re.Match[str]) -> str:
     word = match.group()
     words = _CASE_CHANGE.sub(" ", word)
