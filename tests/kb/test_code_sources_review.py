@@ -41,7 +41,8 @@ def test_a_script_without_an_extension_is_read_as_code_by_its_first_line(tmp_pat
     assert report.hidden == 2
     hits = search(tmp_path / "data", "deploy token release", 10)
     assert all("ghp_abcdefghij" not in h.text for h in hits)
-    assert {"deploy > deploy", "deploy > rollback"} <= {h.heading for h in search(tmp_path / "data", "release", 10)}
+    assert {"deploy > (its own), deploy", "deploy > rollback"} <= {h.heading for h in search(tmp_path / "data",
+                                                                                           "release", 10)}
     assert "hunter2hunter2" not in search(tmp_path / "data", "password schema", 1)[0].text
 
 
@@ -73,3 +74,37 @@ def test_a_question_written_as_an_identifier_finds_it_written_in_any_case(tmp_pa
         assert hits[0].heading == heading, question
         assert not hits.missing, question
     assert not search(tmp_path / "data", "readUserConfig", 3)  # its words are there, but not side by side
+
+
+def _body(name: str, lines: int) -> str:
+    return "".join(f"    {name}_step_{n} = compute_{name}({n}, shared, memory)\n" for n in range(lines))
+
+
+def test_a_small_piece_alone_between_two_large_definitions_goes_with_the_next(tmp_path) -> None:
+    source = (f"def attach(shared, memory):\n{_body('attach', 8)}\n\n_encoding = \"utf8\"\n\n\n"
+              f"def detach(shared, memory):\n{_body('detach', 8)}")
+    chunks = chunk_document(read_bytes(source.encode(), "code", "shm.py"), 1200)
+    assert [c.heading for c in chunks] == ["shm.py > attach", "shm.py > detach"]
+    assert chunks[1].text.startswith('_encoding = "utf8"\n\n\ndef detach(shared, memory):')
+
+
+NPM_JS = "class Npm {\n  constructor(config) {\n    this.config = config\n  }\n\n" + "".join(
+    f"  get setting{n}() {{\n    return this.config.get('setting{n}')\n  }}\n\n" for n in range(20)) + (
+    "  async exec(command, args) {\n" + "".join(f"    await this.step{n}(command, args)\n" for n in range(30))
+    + "  }\n}\n")
+
+
+def test_the_small_methods_of_a_large_class_share_passages() -> None:
+    chunks = chunk_document(read_bytes(NPM_JS.encode(), "code", "npm.js"), 1200)
+    headings = [c.heading for c in chunks]
+    assert len(headings) <= 4, headings
+    assert headings[0].startswith("npm.js > Npm > constructor, setting0, setting1")
+    assert headings[-1] == "npm.js > Npm > exec" and chunks[-1].text.endswith("\n  }\n}")  # the class's close too
+    text = "\n".join(c.text for c in chunks)
+    assert all(text.count(f"get setting{n}()") == 1 for n in range(20))
+
+
+def test_the_file_s_own_lines_are_named_in_the_heading_of_the_passage_they_share(tmp_path) -> None:
+    settings = 'version = "1.4"\nedition = "2021"\n\n[overrides]\nstrict = true\n'
+    chunks = chunk_document(read_bytes(settings.encode(), "config", "settings.toml"), 1200)
+    assert [(c.heading, c.text) for c in chunks] == [("settings.toml > (its own), overrides", settings.strip())]
