@@ -48,12 +48,6 @@ def _kind(language: str) -> str:
     return "config" if language in CONFIG_LANGUAGES.values() else "code"
 
 
-def is_code_location(location: str) -> bool:
-    """Whether the source at ``location`` (a path, or an address ending in a file's name) is a program or a
-    configuration file: its passages are shown in the code font, their indentation lined up."""
-    return code_kind(Path(location).name) is not None
-
-
 def code_language(name: str) -> str | None:
     """The language (a key of code_split's finders) of the program or configuration file ``name``, or None."""
     suffix = Path(name).suffix.lower()

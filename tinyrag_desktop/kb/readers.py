@@ -23,7 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, read_code, script_language, source_language
+from .code_files import (
+    CODE_LANGUAGES, CODE_TYPES, CONFIG_LANGUAGES, code_kind, read_code, script_language, source_language,
+)
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
@@ -208,6 +210,19 @@ def file_type(path: Path) -> str:
         return "text"
     shown = inner.suffix + (".gz" if is_compressed(path) else "")
     raise UnsupportedFile(f"{shown} is not a supported type")
+
+
+def is_code_location(location: str) -> bool:
+    """Whether the file at ``location`` is read as a program or configuration file (file_type), for a text that
+    names its passages' sources by location only (a rag_knowledge result, whose passages of code are shown in
+    the code font); where the source is at hand, its type says (Hit.type). A web address is a page:
+    https://rustup.rs/ is no Rust file."""
+    if "://" in location:
+        return False
+    try:
+        return file_type(Path(location)) in CODE_TYPES
+    except UnsupportedFile:
+        return False
 
 
 @functools.cache
