@@ -326,7 +326,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     elif kind == "text" and _MANUAL_PAGE.match(data[:SAMPLE_BYTES]):
         raise NoText("a manual page (the roff source the man command shows), which is not read")
-    elif kind == "text" and data.startswith((b"#!", b"\xef\xbb\xbf#!")) and script_language(data):
+    elif kind == "text" and not Path(name).suffix and script_language(data):
         kind = "code"  # a script named without an extension: bin/deploy, "#!/usr/bin/env bash"
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
