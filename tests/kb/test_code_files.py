@@ -195,7 +195,8 @@ def test_a_project_is_imported_as_its_code_and_config_with_its_junk_left_out(tmp
     # an identifier is found by its words however it is written: snake_case, camelCase, PascalCase; small
     # definitions side by side share a passage, whose heading names them
     found = {(Path(h.location).name, h.heading) for h in search(data_dir, "parse config", 10)}
-    assert {("store.py", "store.py > (its own), parse_config"), ("client.js", "client.js > (its own), parseConfig, Poller"),
+    assert {("store.py", "store.py > (its own), parse_config"),
+            ("client.js", "client.js > (its own), parseConfig, Poller"),
             ("server.go", "server.go > (its own), ParseConfig, Server, Server.Serve")} <= found
     # a method says where it belongs, with the comment above it and its indentation kept
     load = search(data_dir, "damaged file kept aside", 1)[0]

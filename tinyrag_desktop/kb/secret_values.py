@@ -16,8 +16,9 @@ Makefiles, Dockerfiles, JSON as its reader writes it) and only as one word to th
 the one on the card" is prose too); no reference to a secret kept elsewhere (``$DB_PASSWORD``,
 ``${TOKEN}``, ``{{ vault_token }}``, ``<your key>``, ``os.environ["TOKEN"]``); no value of three characters
 or less, nor true/false/null, nor a label, a template or a default (_is_secret). Programs, configuration
-files, JSON and XML get all of it: that is where a project keeps its keys. Documents (text, Markdown, web pages …) get only the private key blocks, which are never
-prose: their examples ("password = changeme" in a manual) are what a reader searches them for.
+files, JSON and XML get all of it: that is where a project keeps its keys. Documents (text, Markdown, web
+pages …) get only the private key blocks, which are never prose: their examples ("password = changeme" in a
+manual) are what a reader searches them for.
 """
 
 from __future__ import annotations
@@ -138,11 +139,12 @@ def _without_assignments(text: str, patterns: tuple[re.Pattern[str], ...], hidde
 
 def _is_secret(value: str, key: str) -> bool:
     """Whether ``value``, assigned to ``key``, may be a secret: not a reference, a switch, a template, a label
-    ("API key", "Jeton"), one hidden already, the key's own words again ("api_key": "api_key"), nor a sentence ("the token you were
-    given"; a passphrase of four words and more is taken for one too: prose is what the search finds)."""
-    if len(value) <= 3 or MASK in value or _NOT_A_VALUE.match(value) or value.count(" ") > 2 or _TEMPLATE.search(value):
+    ("API key", "Jeton"), one hidden already, the key's own words again ("api_key": "api_key"), nor a sentence
+    ("the token you were given"; a passphrase of four words and more is taken for one too: prose is what the
+    search finds)."""
+    if len(value) <= 3 or MASK in value or value.count(" ") > 2 or _NOT_A_VALUE.match(value):
         return False
-    if _LABEL.fullmatch(value):
+    if _TEMPLATE.search(value) or _LABEL.fullmatch(value):
         return False
     letters = "".join(c for c in value.lower() if c.isalnum())
     return not letters or letters not in "".join(c for c in key.lower() if c.isalnum())
