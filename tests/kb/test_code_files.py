@@ -195,8 +195,9 @@ def test_a_project_is_imported_as_its_code_and_config_with_its_junk_left_out(tmp
     # an identifier is found by its words however it is written: snake_case, camelCase, PascalCase; small
     # definitions side by side share a passage, whose heading names them
     found = {(Path(h.location).name, h.heading) for h in search(data_dir, "parse config", 10)}
-    assert {("store.py", "store.py > parse_config"), ("client.js", "client.js > parseConfig, Poller"),
-            ("server.go", "server.go > ParseConfig, Server, Server.Serve")} <= found
+    assert {("store.py", "store.py > (its own), parse_config"),
+            ("client.js", "client.js > (its own), parseConfig, Poller"),
+            ("server.go", "server.go > (its own), ParseConfig, Server, Server.Serve")} <= found
     # a method says where it belongs, with the comment above it and its indentation kept
     load = search(data_dir, "damaged file kept aside", 1)[0]
     assert load.heading == "store.py > SettingsStore > load"
@@ -206,7 +207,7 @@ def test_a_project_is_imported_as_its_code_and_config_with_its_junk_left_out(tmp
     assert "\n// Serve answers until the listener closes.\nfunc (s *Server) Serve() error {\n" in serve.text
     assert search(data_dir, "testpaths", 1)[0].heading == "pyproject.toml > project, tool.pytest.ini_options"
     assert search(data_dir, "harbour latest image", 1)[0].heading == "compose.yaml > services, volumes"
-    assert search(data_dir, "ruff check", 1)[0].heading == "Makefile > test, lint"
+    assert search(data_dir, "ruff check", 1)[0].heading == "Makefile > (its own), test, lint"
     assert search(data_dir, "wheels", 1)[0].heading.startswith("Dockerfile > build")
 
 
@@ -214,7 +215,7 @@ def test_a_class_that_fits_one_passage_stays_whole_and_a_long_one_is_cut_at_its_
     doc = read_bytes(CLIENT_JS.encode(), "code", "client.js")
     chunks = chunk_document(doc, 1200)
     poller = [c for c in chunks if "Poller" in c.heading]
-    assert [c.heading for c in poller] == ["client.js > parseConfig, Poller"]  # two small ones side by side
+    assert [c.heading for c in poller] == ["client.js > (its own), parseConfig, Poller"]  # small ones side by side
     assert "constructor(every)" in poller[0].text and "start()" in poller[0].text
     # in passages too small for two, each is alone, under its own name
     chunks = chunk_document(doc, 200)
@@ -269,7 +270,7 @@ UTIL_PY = '"""Small helpers."""\n\n' + "".join(f"def add_{n}(x):\n    return x +
 
 def test_small_definitions_side_by_side_share_a_passage_and_a_large_one_stays_alone() -> None:
     chunks = chunk_document(read_bytes(UTIL_PY.encode(), "code", "util.py"), 1200)
-    assert [c.heading for c in chunks] == ["util.py > add_0, add_1, add_2, add_3, add_4, add_5, add_6, add_7, …",
+    assert [c.heading for c in chunks] == ["util.py > (its own), add_0, add_1, add_2, add_3, add_4, add_5, add_6, …",
                                            "util.py > report"]
     assert chunks[0].text.startswith('"""Small helpers."""\n\ndef add_0(x):\n    return x + 0\n\n\ndef add_1(x):')
     assert all(f"def add_{n}(x):\n    return x + {n}" in chunks[0].text for n in range(20))

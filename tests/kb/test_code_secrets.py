@@ -139,3 +139,51 @@ def test_a_secret_assigned_in_the_usual_ways_is_hidden(text: str, hidden: str) -
 def test_in_a_program_an_unquoted_value_is_code_not_a_secret() -> None:
     text = "password = read_password()\ntoken = tokens[0]\n"
     assert hide_secrets(text, unquoted=False) == (text, 0)
+
+
+@pytest.mark.parametrize("text, unquoted, hidden", [
+    ('api_key: str = "sk-live-abcdef123456"\n', False, 'api_key: str = "***"\n'),
+    ('private apiKey: string = "hunter2hunter2";\n', False, 'private apiKey: string = "***";\n'),
+    ('os.environ["API_KEY"] = "hunter2hunter2"\n', False, 'os.environ["API_KEY"] = "***"\n'),
+    ('config["password"] = "hunter2hunter2"\n', False, 'config["password"] = "***"\n'),
+    ("RUN mysql -u root --password=hunter2hunter2 < init.sql\n", True, "RUN mysql -u root --password=*** < init.sql\n"),
+    ("ENV DB_PASSWORD hunter2hunter2\n", True, "ENV DB_PASSWORD ***\n"),
+    ("curl -u admin:hunter2hunter2 https://example.org\n", True, "curl -u admin:*** https://example.org\n"),
+    ('headers = {"Authorization": "Bearer abcdef0123456789"}\n', False, 'headers = {"Authorization": "Bearer ***"}\n'),
+    ("secret_key_base: 3f9a0c4e7b1d2a6f8e5c\n", True, "secret_key_base: ***\n"),
+    ("signing_key: 9b8c7d6e5f4a3b2c1d0e\n", True, "signing_key: ***\n"),
+    ("encryption_key: 00112233445566778899\n", True, "encryption_key: ***\n"),
+    ("RAILS_MASTER_KEY=8f7e6d5c4b3a29180716\n", True, "RAILS_MASTER_KEY=***\n"),
+    ("DB_PASS=hunter2hunter2\n", True, "DB_PASS=***\n"),
+    ("MYSQL_PWD=hunter2hunter2\n", True, "MYSQL_PWD=***\n"),
+    # a service's key is hidden wherever it stands, its prefix kept
+    ('call(url, "ghp_16C7e42F292c6912E7710c838347Ae178B4a")\n', False, 'call(url, "ghp_***")\n'),
+    ("aws configure set key AKIAIOSFODNN7EXAMPLE\n", True, "aws configure set key AKIA***\n"),
+])
+def test_a_secret_in_the_forms_programs_and_scripts_also_use_is_hidden(text: str, unquoted: bool, hidden: str) -> None:
+    assert hide_secrets(text, unquoted=unquoted) == (hidden, 1)
+
+
+@pytest.mark.parametrize("text", [
+    '{"base_url": "Server URL", "api_key": "API key"}\n', 'FLAGS = {"api_key": "api_key"}\n',
+    'credentials = "{0}:{1}".format(user, passwd)\n', 'token = "%s:%s" % (user, passwd)\n',
+    'random_device(const std::string& __token = "default") { }\n',
+    'login.token: Jeton\n', 'login.password: "Mot de passe"\n', 'forgot_password = "Mot de passe oublié ?"\n',
+    "bypass = hunter2hunter2\n", "PWD=/home/ann/project\n", "pass the --password option, then --bypass=everything\n",
+    "Basic authentication and Bearer tokens\n", "the sk-button-primary class\n",
+    # a passphrase of words is taken for a sentence: prose is what a search finds
+    'ADMIN_PASSWORD = "correct horse battery staple"\n',
+])
+def test_labels_templates_defaults_and_names_are_no_secrets(text: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (text, 0)
+
+
+def test_a_password_in_an_xml_configuration_file_is_hidden(tmp_path) -> None:
+    settings = tmp_path / "settings.xml"
+    settings.write_text("<settings><servers><server><id>nexus</id><username>deploy</username>"
+                        "<password>s3cr3t-nexus-pass</password></server></servers></settings>\n", encoding="utf-8")
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=1200).run([str(settings)])
+    texts = _passages(tmp_path / "data" / "knowledge.db")
+    assert "s3cr3t-nexus-pass" not in texts["settings.xml"] and "password: ***" in texts["settings.xml"]
+    assert "username: deploy" in texts["settings.xml"] and report.hidden == 1

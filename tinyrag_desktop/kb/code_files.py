@@ -10,6 +10,7 @@ Identifiers are searchable by their words: ``parse_config`` is "parse" and "conf
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -47,12 +48,6 @@ def _kind(language: str) -> str:
     return "config" if language in CONFIG_LANGUAGES.values() else "code"
 
 
-def is_code_location(location: str) -> bool:
-    """Whether the source at ``location`` (a path, or an address ending in a file's name) is a program or a
-    configuration file: its passages are shown in the code font, their indentation lined up."""
-    return code_kind(Path(location).name) is not None
-
-
 def code_language(name: str) -> str | None:
     """The language (a key of code_split's finders) of the program or configuration file ``name``, or None."""
     suffix = Path(name).suffix.lower()
@@ -64,10 +59,28 @@ def code_language(name: str) -> str | None:
     return CODE_LANGUAGES.get(suffix) or CONFIG_LANGUAGES.get(suffix)
 
 
+# A script's first line naming its interpreter: "#!/bin/sh", "#!/usr/bin/env -S python3 -u".
+_SHEBANG = re.compile(rb"#![ \t]*(?:/\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+_INTERPRETERS = {"sh": "sh", "bash": "sh", "dash": "sh", "ksh": "sh", "zsh": "sh", "ash": "sh",
+                 "python": "python", "pypy": "python", "ruby": "ruby", "node": "js", "deno": "js", "bun": "js"}
+
+
+def script_language(data: bytes) -> str | None:
+    """The language of a script named without an extension (bin/deploy) by its first line, "#!/bin/bash" or
+    "#!/usr/bin/env python3"; None when it has no such line or names an interpreter of no language here."""
+    found = _SHEBANG.match(data[:200].lstrip(b"\xef\xbb\xbf"))
+    return _INTERPRETERS.get(found.group(1).decode().lower()) if found else None
+
+
+def source_language(data: bytes, name: str) -> str | None:
+    """The language of a program or configuration file, by its name or else its first line (script_language)."""
+    return code_language(name) or script_language(data)
+
+
 def read_code(data: bytes, name: str) -> Document:
-    """A program or configuration file as headings (its definitions, or sections) and code blocks."""
+    """A program, a script or a configuration file as headings (its definitions, or sections) and code blocks."""
+    language = source_language(data, name) or "text"
     text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
-    language = code_language(name) or "text"
     blocks: list[Block] = []
     shown: tuple[str, ...] = ()
     for section in split_code(text, language):
@@ -87,48 +100,79 @@ def read_code(data: bytes, name: str) -> Document:
     return Document(name, _kind(language), tuple(blocks))
 
 
-# A top-level definition (or the file's own code between two) smaller than this share of a passage shares
-# one with the small ones beside it: a file of twenty one-line functions made twenty passages of a line.
+# A definition (or the file's own code between two) smaller than this share of a passage shares one with the
+# small ones beside it: a file of twenty one-line functions made twenty passages of a line, a class of twenty
+# getters twenty passages.
 _SMALL_SHARE = 0.25
+# Small pieces under this share that no other small one is beside (a constant, a one-line function between
+# two large definitions) are the first lines of the definition after them: alone, a passage of a line
+# outranked the definition a question was about ("shared memory" found `_encoding = "utf8"`).
+_LONE_SHARE = 0.125
 # The names of the definitions sharing a passage make its heading ("util.py > clamp, lerp") up to this long.
 _NAMES_SAID = 60
+# How the file's own code (imports, constants, a TOML file's keys before its first [section]) is named in the
+# heading of a passage it shares with definitions: "settings.toml > (its own), overrides". Stop words only
+# (query_words.STOP_WORDS), which no question is searched by: "(top level)" made every such passage an
+# answer to "log level".
+TOP_LEVEL = "(its own)"
 
 
 def code_blocks(blocks: Iterable[Block], size: int) -> list[Block]:
-    """``blocks`` of a code document with each top-level definition that fits in ``size`` characters as
-    one block under its own heading (a small class is one passage, not one per method), and small
-    definitions side by side as one block, under a heading that names them (see _SMALL_SHARE)."""
+    """``blocks`` of a code document with each definition that fits in ``size`` characters as one block under
+    its own heading (a small class is one passage, not one per method), and small definitions side by side
+    as one block, under a heading that names them (see _SMALL_SHARE), at each level: the small methods of a
+    large class share passages too. A small piece alone before a large one goes with it (see _LONE_SHARE)."""
+    return _arranged(list(blocks), size, 1)
+
+
+def _arranged(blocks: list[Block], size: int, level: int) -> list[Block]:
+    """code_blocks for the definitions at ``level`` in ``blocks`` (and the code before the first of them)."""
     out: list[Block] = []
     small: list[tuple[str, str]] = []  # (name, text) of the small definitions waiting to share a passage
+    large = ""  # the name of the large definition just put in ``out``, if it is the last
 
     def put_small() -> None:
         if small:
-            out.append(Block("heading", _names([name for name, _ in small]), 1))
+            out.append(Block("heading", _names([name for name, _ in small], level), level))
             out.append(Block("code", "".join(text for _, text in small)))
             small.clear()
 
-    for group in _top_level(blocks):
+    for group in _definitions(blocks, level):
         text = "".join(b.text for b in group if b.kind == "code")
         name = group[0].text if group[0].kind == "heading" else ""
+        if name and name == large and len(text) < size * _LONE_SHARE:  # a large class's closing lines
+            at = max(n for n, b in enumerate(out) if b.kind == "code")
+            out[at] = Block("code", out[at].text + text)
+            continue
+        large = ""
         if len(text) < size * _SMALL_SHARE:
             if sum(len(t) for _, t in small) + len(text) > size:
                 put_small()
             small.append((name, text))
             continue
+        waiting = "".join(text for _, text in small)
+        if small and len(waiting) < size * _LONE_SHARE:  # alone before a large one: its first lines
+            group = _with_first(group, waiting)
+            text = waiting + text
+            small.clear()
         put_small()
-        if len(text) <= size and any(b.kind == "heading" and b.level > 1 for b in group):
+        inner = [b for b in group[1:] if b.kind == "heading" and b.level > level]
+        if len(text) <= size and inner:
             out += [group[0], Block("code", text)]
+        elif inner and group[0].kind == "heading":
+            out += [group[0], *_arranged(group[1:], size, level + 1)]
         else:
             out += group
+        large = name
     put_small()
     return out
 
 
-def _top_level(blocks: Iterable[Block]) -> Iterator[list[Block]]:
-    """``blocks`` in groups, each a top-level definition's (its heading first) or the file's own code."""
+def _definitions(blocks: Iterable[Block], level: int) -> Iterator[list[Block]]:
+    """``blocks`` in groups, each a definition's at ``level`` (its heading first) or the code between two."""
     group: list[Block] = []
     for block in blocks:
-        if block.kind == "heading" and block.level == 1 and group:
+        if block.kind == "heading" and block.level == level and group:
             yield group
             group = []
         group.append(block)
@@ -136,10 +180,21 @@ def _top_level(blocks: Iterable[Block]) -> Iterator[list[Block]]:
         yield group
 
 
-def _names(names: list[str]) -> str:
-    """The heading of definitions sharing a passage: their names, as many as _NAMES_SAID leaves room for
-    ("clamp, lerp, …"); "" (the file's own level) for the file's own code alone."""
-    names = list(dict.fromkeys(name for name in names if name))  # a class's closing lines name it again
+def _with_first(group: list[Block], text: str) -> list[Block]:
+    """``group`` with ``text`` before its first code."""
+    at = next((n for n, b in enumerate(group) if b.kind == "code"), len(group))
+    first = group[at].text if at < len(group) else ""
+    return [*group[:at], Block("code", text + first), *group[at + 1:]]
+
+
+def _names(names: list[str], level: int) -> str:
+    """The heading of definitions sharing a passage at ``level``: their names, as many as _NAMES_SAID leaves
+    room for ("clamp, lerp, …"), the file's own code among them as TOP_LEVEL; "" (the level above's own code)
+    for that code alone."""
+    if not any(names):
+        return ""
+    names = list(dict.fromkeys(name or (TOP_LEVEL if level == 1 else "") for name in names))  # a class's
+    names = [name for name in names if name]  # closing lines name it again; a class's own lines go unnamed
     said = ""
     for n, name in enumerate(names):
         joined = f"{said}, {name}" if said else name

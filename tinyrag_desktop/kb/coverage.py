@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from .code_files import code_kind
+from .code_files import CODE_TYPES
 from .models import Hit
 from .textform import CJK_CHARACTERS, has_cjk, identifier_words, is_cjk, nfkc
 
@@ -177,11 +176,11 @@ def _words_of(hit: Hit) -> str:
     """What a passage says, for finding the question's words in it; in a program's passage, identifiers
     stand beside their words ("parse_config", "parseConfig": "parse config"), as the index holds them."""
     text = f"{hit.title}\n{hit.heading}\n{hit.text}"
-    if code_kind(os.path.basename(hit.location)) is None:
+    if hit.type not in CODE_TYPES:
         return text
     return identifier_words(text).replace("_", " ")
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
     # ``hit`` with another score (search.py uses it too)
-    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor)
+    return replace(hit, score=score)

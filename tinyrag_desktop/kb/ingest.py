@@ -67,8 +67,10 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # without a Content-Type is a web page, not HTML. 6: passwords, tokens and keys in programs, configuration
 # files and JSON, and private key blocks anywhere, are stored as "***"; small definitions share a passage.
 # 7: code is cut at the definitions inside extern "C" and namespaces, and past JavaScript strings holding
-# "//" and regular expressions.)
-READER_VERSION = 7
+# "//" and regular expressions. 8: secrets in more forms (XML configuration, typed assignments, --password=,
+# well-known service keys); scripts without an extension read as code; a small piece alone before a large
+# definition is its first lines, the small methods of a large class share passages.)
+READER_VERSION = 8
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or

@@ -70,7 +70,8 @@ class SourceInfo:
 @dataclass(frozen=True, slots=True)
 class Hit:
     """A search result: the chunk, the source it came from, and its score (higher is better); ``anchor``,
-    the chunk's place in its page (see Chunk.anchor), None when it has none or was stored without."""
+    the chunk's place in its page (see Chunk.anchor), None when it has none or was stored without; ``type``,
+    the source's (Source.type: "code" and "config" passages are shown and compared as code)."""
 
     chunk_id: int
     source_id: int
@@ -80,6 +81,7 @@ class Hit:
     text: str
     score: float
     anchor: str | None = None
+    type: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {

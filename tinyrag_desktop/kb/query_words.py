@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .textform import CJK_CHARACTERS, is_cjk, nfkc
+from .textform import CJK_CHARACTERS, identifier_parts, is_cjk, nfkc
 
 MAX_TERMS = 24
 
@@ -45,14 +45,17 @@ def query_terms(text: str) -> list[str]:
 
 
 def _weighed_terms(text: str) -> dict[str, float]:
-    """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. A CJK run
+    """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. An identifier
+    in mixed case ("loadUserConfig") counts ½ as written and ½ as the phrase of its words ("load user config"),
+    which is how the index holds load_user_config and loadUserConfig alike (textform.index_form). A CJK run
     of three or more characters counts 1 in all, half for the whole run and half shared by its pairs, so
     a long word counts no more than a short one, and a passage with some of a run's words covers part
     of it (a pair left out by ``_in_a_word`` takes its share with it)."""
     words: dict[str, float] = {}
     pairs: dict[str, float] = {}
     runs: list[list[str]] = []
-    for raw in _WORD.findall(nfkc(text).lower()):
+    for written in _WORD.findall(nfkc(text)):
+        raw = written.lower()
         if is_cjk(raw[0]):
             chars = [ch for ch in raw if ch.isalnum()]  # not its punctuation ("・"): the index skips it
             if len(chars) > 2:
@@ -65,7 +68,11 @@ def _weighed_terms(text: str) -> dict[str, float]:
                 _weigh(words, " ".join(chars), 1.0)
             continue
         word = raw.strip("_")
-        if word and any(ch.isalnum() for ch in word):
+        parts = identifier_parts(written.strip("_"))
+        if len(parts) > 1:  # "loadUserConfig": as written, and its words side by side as load_user_config has them
+            _weigh(words, word, 0.5)
+            _weigh(words, " ".join(parts).lower(), 0.5)
+        elif word and any(ch.isalnum() for ch in word):
             _weigh(words, word, 1.0)
     if runs and not pairs and len(words) == len({" ".join(chars) for chars in runs}):
         # Only runs none of whose pairs can be in a word (a question all in hiragana, "おいしいすし"): its

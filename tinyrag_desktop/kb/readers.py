@@ -23,7 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .code_files import CODE_LANGUAGES, CONFIG_LANGUAGES, code_kind, code_language, read_code
+from .code_files import (
+    CODE_LANGUAGES, CODE_TYPES, CONFIG_LANGUAGES, code_kind, read_code, script_language, source_language,
+)
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
@@ -210,6 +212,19 @@ def file_type(path: Path) -> str:
     raise UnsupportedFile(f"{shown} is not a supported type")
 
 
+def is_code_location(location: str) -> bool:
+    """Whether the file at ``location`` is read as a program or configuration file (file_type), for a text that
+    names its passages' sources by location only (a rag_knowledge result, whose passages of code are shown in
+    the code font); where the source is at hand, its type says (Hit.type). A web address is a page:
+    https://rustup.rs/ is no Rust file."""
+    if "://" in location:
+        return False
+    try:
+        return file_type(Path(location)) in CODE_TYPES
+    except UnsupportedFile:
+        return False
+
+
 @functools.cache
 def _known_types() -> mimetypes.MimeTypes:
     return mimetypes.MimeTypes()  # Python's own table, not the machine's: the same answer everywhere
@@ -304,11 +319,15 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
             raise ReadError(f"plain text, not a {kind.upper()} file: rename it to .txt to import it")
         raise ReadError(f"looks like {actual} data, not a {kind.upper()} file")
     elif actual is not None:
-        raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
+        refused = f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}"
+        # a video named .ts (an MPEG transport stream), a compiled file beside the sources: in a folder, left out
+        raise (LeftOut if kind in ("code", "config") else ReadError)(refused)
     elif kind not in ("html", "xml") and is_html_page(data):
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     elif kind == "text" and _MANUAL_PAGE.match(data[:SAMPLE_BYTES]):
         raise NoText("a manual page (the roff source the man command shows), which is not read")
+    elif kind == "text" and not Path(name).suffix and script_language(data):
+        kind = "code"  # a script named without an extension: bin/deploy, "#!/usr/bin/env bash"
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
         # would show U+FFFD for it, XML refuses the file).
@@ -317,7 +336,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         doc = (read_pdf if kind == "pdf" else read_docx)(data, name, cancelled)
     else:
         doc = _READERS[kind](data, name)
-    doc = document_without_secrets(doc, code_language(name) or "")
+    doc = document_without_secrets(doc, source_language(data, name) or "")
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
         if kind == "rst" or (kind == "text" and name.lower().endswith(".rst.txt")):
             raise NoText("no readable text found (only " + ("headings, and " if doc.blocks else "") +

@@ -86,7 +86,7 @@ WITH top AS (
     SELECT rowid AS id, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) AS score
     FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?
 )
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score, c.anchor
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score, c.anchor, s.type
 FROM top JOIN chunks c ON c.id = top.id JOIN sources s ON s.id = c.source_id
 ORDER BY top.score
 """
@@ -97,7 +97,7 @@ _SIZE_QUERY = "SELECT max(id) FROM chunks"
 # a hundred single reads cost as much as the whole keyword search); unused places are bound to -1.
 _CHUNK_BATCH = 100
 _CHUNKS_QUERY = """
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor, s.type
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN ({places})
 """
 # Link contexts matching the question, filed under the imported source they point to.
@@ -109,14 +109,14 @@ SELECT s.id, top.score FROM top JOIN links l ON l.id = top.id JOIN sources s ON 
 ORDER BY top.score
 """
 _PAGE_QUERY = """
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor, s.type
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
 """
 
 # A knowledge base written before schema 5 has no chunks.anchor until a writer opens it: its chunks are
 # read with NULL in its place.
-_ANCHOR = ", c.anchor\n"
-_NO_ANCHOR = ", NULL\n"
+_ANCHOR = ", c.anchor, s.type\n"
+_NO_ANCHOR = ", NULL, s.type\n"
 
 
 def _anchored(conn: sqlite3.Connection, query: str) -> str:
@@ -283,8 +283,8 @@ def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
 
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
     rows = conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)).fetchall()
-    return [Hit(cid, sid, title, loc, heading, text, -score, anchor)
-            for cid, sid, title, loc, heading, text, score, anchor in rows]
+    return [Hit(cid, sid, title, loc, heading, text, -score, anchor, kind)
+            for cid, sid, title, loc, heading, text, score, anchor, kind in rows]
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
@@ -469,6 +469,9 @@ def search(
         # vectors, a passage found by meaning need not hold the question's words: nothing is said)
         missing = (absent_words(conn, [w for w in weighed if w not in fixed and " " not in w])
                    if hits and query_vector is None else [])
+        # an identifier asked as "loadUserConfig" is there when its words are ("load user config", _weighed_terms)
+        spelled = {w.replace(" ", ""): w for w in weighed if " " in w}
+        missing = [w for w in missing if w not in spelled or absent_words(conn, [spelled[w]])]
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance, missing)
     except sqlite3.DatabaseError as exc:  # pages damaged past the ones opening reads
         key = getattr(conn, "db_key", None)

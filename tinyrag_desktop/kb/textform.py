@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .code_files import CODE_TYPES
+
 # Ideographs, kana, hangul and bopomofo: the characters written without spaces between words. Fixed
 # ranges rather than Unicode properties, so that the form does not change with Python's Unicode tables.
 CJK_CHARACTERS = (
@@ -49,7 +51,7 @@ def nfkc(text: str) -> str:
 def index_form(text: str, kind: str = "") -> str:
     """``text`` as the full-text index is given it: NFKC, each CJK character a word of its own; in a source
     of ``kind`` "code" or "config", each identifier in mixed case followed by its words (identifier_words)."""
-    if kind in ("code", "config"):
+    if kind in CODE_TYPES:
         text = identifier_words(text)
     if text.isascii():  # most text: nothing to do, at the cost of one flag check
         return text
@@ -67,6 +69,12 @@ def identifier_words(text: str) -> str:
     parse Config"), so that a search for the words finds it; the identifier itself stays as it is. (The
     index splits "parse_config" at its "_" by itself.)"""
     return _MIXED_CASE.sub(_with_words, text) if _MIXED_CASE.search(text) else text
+
+
+def identifier_parts(word: str) -> list[str]:
+    """The words of an identifier in mixed case ("parseConfig" → parse, Config; "HTTPServer" → HTTP, Server);
+    ``[word]`` for any other word."""
+    return _CASE_CHANGE.sub(" ", word).split(" ") if _MIXED_CASE.fullmatch(word) else [word]
 
 
 def _with_words(match: re.Match[str]) -> str:

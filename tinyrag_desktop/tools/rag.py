@@ -18,7 +18,7 @@ import httpx
 
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
-from ..kb.code_files import is_code_location
+from ..kb.readers import is_code_location
 from ..kb.embed import query_vector
 from ..kb.query_words import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc

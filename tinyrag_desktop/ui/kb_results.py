@@ -7,21 +7,31 @@ import re
 
 from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout, QBrush, QColor, QFont, QFontInfo, QFontMetrics, QPainter, QPalette, QTextDocument,
+    QAbstractTextDocumentLayout, QBrush, QColor, QFont, QFontInfo, QFontMetrics, QFontMetricsF, QPainter, QPalette,
+    QTextDocument,
 )
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..kb.code_files import is_code_location
 from ..kb.excerpt import preview
 from .markdown_render import MONO_FAMILY
 
 # preview is kb's (kb search shows passages the same way), offered here as before
-__all__ = ["ANCHOR_ROLE", "HitDelegate", "preview", "shown_heading", "syntax_note"]
+__all__ = ["ANCHOR_ROLE", "CODE_ROLE", "HitDelegate", "preview", "shown_heading", "syntax_note"]
 
 # A result's data: its location (Qt.UserRole; None for a message), and under this role the anchor it opens
 # at (the id in its HTML page the passage is under; None: the page's top).
 ANCHOR_ROLE = Qt.ItemDataRole.UserRole + 1
+# Whether the result is a passage of a program or configuration file (its source's type): shown as code.
+CODE_ROLE = Qt.ItemDataRole.UserRole + 2
 _TIGHT = "margin-top:0; margin-bottom:0;"  # paragraphs spaced as the lines of one were
+
+
+def set_code_tabs(document: QTextDocument, code_font: QFont) -> None:
+    """Tabs in ``document`` four of ``code_font``'s spaces apart, as in an answer's code blocks: Qt's default
+    (80 pixels) made a Go program's tabs ten characters wide, three levels of indent most of a narrow panel."""
+    option = document.defaultTextOption()
+    option.setTabStopDistance(4 * QFontMetricsF(code_font).horizontalAdvance(" "))
+    document.setDefaultTextOption(option)
 
 
 class HitDelegate(QStyledItemDelegate):
@@ -43,7 +53,11 @@ class HitDelegate(QStyledItemDelegate):
         # lines of one paragraph, an English passage under a Hebrew heading ran right to left (".Hebrew and
         # Arabic title forklift text"). A location is a path or an address: left to right.
         # A program's lines in the code blocks' font, their indents kept: a passage of code lines up.
-        code = is_code_location(str(index.data(Qt.ItemDataRole.UserRole) or ""))
+        code = bool(index.data(CODE_ROLE))
+        if code:
+            mono = QFont(option.font)
+            mono.setFamilies([family.strip("' ") for family in MONO_FAMILY.split(",")])
+            set_code_tabs(document, mono)
         opening = f"<p dir='ltr' style=\"{_TIGHT} white-space:pre-wrap; font-family:{MONO_FAMILY}\">" if code else (
             f"<p style='{_TIGHT}'>")
         lines = "".join(f"{opening}{html.escape(line)}</p>" for line in passage.split("\n"))

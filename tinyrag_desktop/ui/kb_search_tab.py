@@ -19,11 +19,11 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLineEdit, QListWidget,
 
 from ..hidden_text import shown_name
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
-from ..kb.code_files import is_code_location
+from ..kb.code_files import CODE_TYPES
 from ..kb.embed import query_vector
 from ..settings import Settings
 from .access import announce, caret_placed
-from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
+from .kb_results import ANCHOR_ROLE, CODE_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import StatusLabel, elided as _elided, in_window
 from .plain_text import plain_tip
 
@@ -130,10 +130,12 @@ class SearchTabMixin:
         corrections = getattr(hits, "corrected", {})
         words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
         for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
+            code = hit.type in CODE_TYPES
             item = QListWidgetItem(f"[{n}] {shown_name(shown_heading(hit.heading, hit.title))}\n"
                                    f"{shown_name(hit.location)}\n"
-                                   f"{preview(hit.text, words=words, keep_lines=is_code_location(hit.location))}")
+                                   f"{preview(hit.text, words=words, keep_lines=code)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
+            item.setData(CODE_ROLE, code)
             item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(plain_tip(hit.text[:2000]))
             self.results.addItem(item)

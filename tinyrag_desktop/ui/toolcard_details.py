@@ -6,7 +6,7 @@ import html
 from typing import Callable
 
 from PySide6.QtCore import QSize, QSizeF, Qt, QUrl
-from PySide6.QtGui import QFont, QFontMetricsF, QPalette, QTextCursor, QTextDocument, QTextOption
+from PySide6.QtGui import QFont, QPalette, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from ..hidden_text import marked
@@ -15,6 +15,7 @@ from ..tools.nanogo_tool import output_heading
 from ..tools.rag import code_pieces
 from .access import expanded_changed
 from .focus_ring import FocusRing
+from .kb_results import set_code_tabs
 from .markdown_render import MONO_FAMILY
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
@@ -147,9 +148,8 @@ class ToolDetails(QTextBrowser):
         pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
         self.setPalette(pal)
         self.document().setDocumentMargin(0)
-        # A tab four of the code type's spaces wide, as in the answer's code blocks: Qt's default (80 pixels)
-        # made a Go program's tabs ten characters wide.
-        self.setTabStopDistance(4 * QFontMetricsF(_code_font(self.document().defaultFont())).horizontalAdvance(" "))
+        # a tab four of the code type's spaces wide, as in the answer's code blocks
+        set_code_tabs(self.document(), _code_font(self.document().defaultFont()))
         self._held = False  # its text is being replaced: no shrinking to the empty document's height meanwhile
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.setFixedHeight(1)
