@@ -5,13 +5,14 @@ Markdown file named Dockerfile.md, or a web page at https://rustup.rs/, is text.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontInfo, QTextDocument
+from PySide6.QtCore import QRegularExpression, Qt
+from PySide6.QtGui import QFontInfo, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QStyleOptionViewItem, QTextBrowser, QVBoxLayout, QWidget
 
 from tinyrag_desktop.kb import Importer, open_store, search
@@ -23,6 +24,7 @@ from tinyrag_desktop.ui.toolcard import ToolCard
 STORE_PY = ("class SettingsStore:\n    def load(self):\n        try:\n"
             "            self.values = json.loads(self.path.read_text())\n"
             "        except ValueError:\n            self.values = {}\n        return self.values\n")
+ZWSP = "\u200b"
 NOTES_MD = "# Settings\n\nThe settings store loads its values at start-up.\n"
 
 
@@ -35,10 +37,20 @@ def data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
+def _find(document: QTextDocument, words: str) -> QTextCursor:
+    """``words`` in ``document``, where a line of code may hold the zero-width spaces it may wrap at."""
+    cursor = document.find(QRegularExpression(f"{ZWSP}?".join(re.escape(c) for c in words)))
+    assert not cursor.isNull(), words
+    return cursor
+
+
+def _shown(document: QTextDocument) -> str:
+    return document.toPlainText().replace(ZWSP, "")
+
+
 def _fixed_at(document: QTextDocument, words: str) -> bool:
     """Whether ``words`` in ``document`` are set in a fixed-pitch font (the code blocks' DejaVu Sans Mono)."""
-    cursor = document.find(words)
-    assert not cursor.isNull(), words
+    cursor = _find(document, words)
     font = cursor.charFormat().font()
     return QFontInfo(font).fixedPitch() and "DejaVu Sans Mono" in (font.families() or [font.family()])
 
@@ -93,7 +105,7 @@ def test_the_search_tabs_code_passage_is_in_the_code_font_with_its_indentation(q
         option.font = panel.results.font()
         option.rect = panel.results.visualItemRect(code)
         document = delegate._document(option, panel.results.indexFromItem(code))
-        assert "\n    def load(self):\n" in document.toPlainText()
+        assert "\n    def load(self):\n" in _shown(document)
         assert _fixed_at(document, "def load(self):") and not _fixed_at(document, "store.py > SettingsStore")
         assert not _fixed_at(delegate._document(option, panel.results.indexFromItem(notes)), "loads its values")
 
@@ -136,9 +148,10 @@ def test_the_search_tab_shows_code_by_the_sources_type_with_tabs_of_four_spaces(
         notes, code = documents["Dockerfile.md"], documents["server.go"]
         assert not _fixed_at(notes, "built in two stages") and _fixed_at(code, "return s.handle(conn)")
         code.size()  # laid out
-        block = code.findBlock(code.toPlainText().index("return s.handle"))
+        start = _find(code, "return s.handle").selectionStart()
+        block = code.findBlock(start)
         assert block.layout().lineCount() == 1
-        x = block.layout().lineAt(0).cursorToX(3)[0]  # after the three tabs
+        x = block.layout().lineAt(0).cursorToX(start - block.position())[0]  # after the three tabs
         assert code.defaultTextOption().tabStopDistance() < 40 and x < 130, x  # 240 with Qt's 80-pixel stops
 
 

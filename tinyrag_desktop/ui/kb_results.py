@@ -58,12 +58,13 @@ class HitDelegate(QStyledItemDelegate):
             mono = QFont(option.font)
             mono.setFamilies([family.strip("' ") for family in MONO_FAMILY.split(",")])
             set_code_tabs(document, mono)
-        opening = f"<p dir='ltr' style=\"{_TIGHT} white-space:pre-wrap; font-family:{MONO_FAMILY}\">" if code else (
-            f"<p style='{_TIGHT}'>")
-        lines = "".join(f"{opening}{html.escape(line)}</p>" for line in passage.split("\n"))
+        width = max(option.rect.width(), 120)
+        if code:
+            lines = _code_lines(passage, QFontMetricsF(mono).horizontalAdvance(" "), width - 8)
+        else:
+            lines = "".join(f"<p style='{_TIGHT}'>{html.escape(line)}</p>" for line in passage.split("\n"))
         # In small type, on one line, cut in the middle (its start and its end kept): a long path took four
         # lines of each result in a narrow panel.
-        width = max(option.rect.width(), 120)
         small = QFont(option.font)
         small.setPixelSize(max(8, round(QFontInfo(option.font).pixelSize() * 0.8)))  # as CSS's "small"
         location = QFontMetrics(small).elidedText(location, Qt.TextElideMode.ElideMiddle, width - 8)
@@ -112,6 +113,44 @@ class HitDelegate(QStyledItemDelegate):
         note = index.data(Qt.ItemDataRole.UserRole) is None
         document = self._note(option, index) if note else self._document(option, index)
         return QSize(int(document.idealWidth()), int(document.size().height()))
+
+
+# Where a wrapped line of code may break besides its spaces: after an opening bracket, a comma, a dot, an
+# "=" and the like, before the next word (without, "add(resolved," broke as "add(resolv" / "ed,").
+_CODE_BREAK = re.compile(r"(?<=[(\[{,.;=:/|&+])(?=[^\s)\]},.;:])")
+# A zero-width space, in type too small to make its line taller: the code font has none, and the one it was
+# drawn in made a line with one three pixels taller than the others.
+_BREAK = "<span style='font-size:1px'>\u200b</span>"
+_HANG = 2  # the columns a wrapped line of code starts to the right of its line's own indent
+
+
+def _code_lines(passage: str, column: float, width: float) -> str:
+    """``passage``'s lines as HTML paragraphs in the code font, each wrapped as an editor's soft wrap does:
+    at a space or a punctuation mark, its wrapped part starting ``_HANG`` columns right of the line's own
+    indent (``column`` is a space's width), so a wrapped line is not read as a line of its own; without, a
+    wrapped line went on at the left edge. The indent the lines share is left out, and the rest is kept to
+    at most half the ``width``: a passage from inside a class was a narrow panel's first half blank. A
+    leading "…" (preview: the passage starts further on) stands in the first columns of its line's indent;
+    it was a line of its own, the code under it at the left edge."""
+    rows = []
+    for line in passage.split("\n"):
+        cut = line.startswith("… ")
+        body = line[2:] if cut else line
+        code = body.lstrip(" \t")
+        indent = body[:len(body) - len(code)]
+        rows.append((cut, len(indent.expandtabs(4)), code))
+    shared = min((indent for _, indent, code in rows if code), default=0)
+    most = max(0, int(width / 2 / column) - _HANG)
+    out = []
+    for cut, indent, code in rows:
+        indent = min(indent - shared, most) if code else 0
+        # Its indent no place to break at: the line's first word would be left alone on a line of spaces.
+        lead = ("…" + "\u00a0" * (indent - 1) if indent >= 2 else "… ") if cut else "\u00a0" * indent
+        hang = (indent + _HANG) * column
+        out.append(f"<p dir='ltr' style=\"{_TIGHT} margin-left:{hang:.1f}px; text-indent:{-hang:.1f}px; "
+                   f"white-space:pre-wrap; font-family:{MONO_FAMILY}\">"
+                   f"{html.escape(lead + _CODE_BREAK.sub(chr(0x200B), code)).replace(chr(0x200B), _BREAK)}</p>")
+    return "".join(out)
 
 
 def _ink(option: QStyleOptionViewItem, role: QPalette.ColorRole) -> QColor:
