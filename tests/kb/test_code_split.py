@@ -230,5 +230,6 @@ def test_a_long_hostile_line_is_cut_at_once(case: str) -> None:
               "text, language = sys.stdin.read().split('\\0')\n"
               "assert ''.join(s.text for s in split_code(text, language)) == text\n")
     done = subprocess.run([sys.executable, "-c", script], input=f"{text}\0{language}", text=True,
-                          capture_output=True, timeout=10, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+                          capture_output=True, timeout=10,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
     assert done.returncode == 0, done.stderr

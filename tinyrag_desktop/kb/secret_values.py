@@ -7,8 +7,8 @@ secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``cl
 YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
 JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…``, ``curl -u
 user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), the keys of
-well-known services anywhere (``ghp_…``, ``AKIA…``), the password of an address (``postgres://app:hunter2@db``, with hidden_passwords) and the body of
-a PEM private key block.
+well-known services anywhere (``ghp_…``, ``AKIA…``), the password of an address (``postgres://app:hunter2@db``,
+with hidden_passwords) and the body of a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
@@ -84,9 +84,9 @@ _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat
 _TOKEN = re.compile(r"(?<![\w\-])(?P<key>" + "|".join(re.escape(p) for p in _TOKEN_PREFIXES) +
                     r")(?P<bv>(?=[\w\-]*\d)[\w\-]{16,})")
 # What can be in a line that holds a secret: looked for first, in the text in lower case (ten times as fast
-# as re.I), as most lines hold none of it.
+# as re.I), as most lines hold none of it; in few first letters, as each is tried at each place.
 _SECRET_WORD = re.compile(r"pass|pwd|secret|token|key|credential|_auth|bearer|basic|curl|mysql|gh[opusr]_"
-                          r"|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox")  # few first letters: each is tried at each place
+                          r"|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox")
 _SECRET_WORD_ANY_CASE = re.compile(_SECRET_WORD.pattern, re.I)
 _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY"
                   r"(?: BLOCK)?-----|\Z)")
