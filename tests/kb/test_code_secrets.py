@@ -178,6 +178,31 @@ def test_labels_templates_defaults_and_names_are_no_secrets(text: str) -> None:
     assert hide_secrets(text, unquoted=True) == (text, 0)
 
 
+@pytest.mark.parametrize("text", [
+    "fetch(url, { credentials: 'include' })\n", "fetch(url, { credentials: 'same-origin' })\n",
+    "self.token = 'IDENTIFIER'\n", "next_token = 'SEMICOLON'\n", "token: 'punctuation',\n",
+    "first_pass = 'inline'\n", "password: 'passwort'\n",
+])
+def test_fetch_modes_constants_token_kinds_passes_and_translations_are_no_secrets(text: str) -> None:
+    assert hide_secrets(text, unquoted=False) == (text, 0)
+
+
+@pytest.mark.parametrize("text, hidden", [
+    ("0.token: ghx09f8e7d6c5b4a\n", "0.token: ***\n"),  # a JSON file that is a list, as its reader writes it
+    ("PGPASSWORD=hunter2x psql -h db -U app\n", "PGPASSWORD=*** psql -h db -U app\n"),
+    ("mysql -u root -phunter2x mydb\n", "mysql -u root -p*** mydb\n"),
+    ("SMTP_PASS=hunter2hunter2\n", "SMTP_PASS=***\n"),
+])
+def test_a_secret_in_a_json_list_or_given_to_a_database_client_is_hidden(text: str, hidden: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (hidden, 1)
+
+
+def test_a_private_key_in_a_one_line_string_stays_on_one_line() -> None:
+    text = 'key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA7bq98\\n-----END RSA PRIVATE KEY-----\\n"\n'
+    assert hide_secrets(text, assignments=False) == (
+        'key = "-----BEGIN RSA PRIVATE KEY-----\\n***\\n-----END RSA PRIVATE KEY-----\\n"\n', 1)
+
+
 def test_a_password_in_an_xml_configuration_file_is_hidden(tmp_path) -> None:
     settings = tmp_path / "settings.xml"
     settings.write_text("<settings><servers><server><id>nexus</id><username>deploy</username>"

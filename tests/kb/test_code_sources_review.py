@@ -76,6 +76,17 @@ def test_a_question_written_as_an_identifier_finds_it_written_in_any_case(tmp_pa
     assert not search(tmp_path / "data", "readUserConfig", 3)  # its words are there, but not side by side
 
 
+def test_a_brand_in_mixed_case_is_searched_as_written(tmp_path) -> None:
+    # "iPhone" is a name, not an identifier to read as "i phone": the passage naming it comes first.
+    _write(tmp_path / "notes" / "phone.txt", "Phone notes\n\nThe iPhone battery drains fast when the screen is "
+           "bright; on an iPhone, lower the brightness.\n")
+    _write(tmp_path / "notes" / "battery.txt", "Battery care\n\nA battery lasts longer when the battery is kept "
+           "cool. I phone the shop when a battery swells. Battery, battery.\n")
+    with open_store(tmp_path / "data") as kb:
+        Importer(kb, chunk_size=1200).run([str(tmp_path / "notes")])
+    assert "The iPhone battery" in search(tmp_path / "data", "iPhone battery", 3)[0].text
+
+
 def _body(name: str, lines: int) -> str:
     return "".join(f"    {name}_step_{n} = compute_{name}({n}, shared, memory)\n" for n in range(lines))
 

@@ -3,9 +3,14 @@ namespaces, licence prose, shell's case arms, large and deeply nested Python, li
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -202,3 +207,29 @@ def test_no_line_is_lost_or_repeated_in_containers_strings_and_comments(text: st
     sections = split_code(text, language)
     assert "".join(s.text for s in sections) == text
     assert all(s.text for s in sections)
+
+
+# Long hostile lines each pattern once took exponential or quadratic time on (40 "}" then "x" ran for minutes;
+# "namespace a" and 1,000 spaces, 27 s). Cut in a child process, so that old code fails here instead of hanging.
+_HOSTILE = {
+    "closing brackets": ("int f() {\n}\n" + "}" * 40 + "x\n", "c"),
+    "namespace and spaces": ("namespace a" + " " * 50_000 + ";\n", "c"),
+    "extern C and spaces": ('extern "C"' + " " * 50_000 + "x\n", "c"),
+    "unclosed regular expressions": ("=/[" * 17_000 + "\n", "js"),
+    "regular expression classes": ("[(/]" * 12_500 + "\n", "js"),
+    "a name and spaces": ("token" + " " * 200_000 + "=\n", "java"),
+    "a YAML key and spaces": ("token" + " " * 200_000 + "=\n", "yaml"),
+    "a Makefile rule and spaces": ("rule" + " " * 200_000 + "=\n", "make"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_HOSTILE))
+def test_a_long_hostile_line_is_cut_at_once(case: str) -> None:
+    text, language = _HOSTILE[case]
+    script = ("import sys\nfrom tinyrag_desktop.kb.code_split import split_code\n"
+              "text, language = sys.stdin.read().split('\\0')\n"
+              "assert ''.join(s.text for s in split_code(text, language)) == text\n")
+    done = subprocess.run([sys.executable, "-c", script], input=f"{text}\0{language}", text=True,
+                          capture_output=True, timeout=10,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    assert done.returncode == 0, done.stderr

@@ -89,7 +89,7 @@ def _sections(lines: list[str], spans: Sequence[_Span]) -> list[Section]:
 
 
 # Lines of only closing brackets, as a class's "};" after its last method.
-_CLOSING = re.compile(r"(?:[ \t]*[)\]}][)\]};, \t]*(?://[^\n]*)?\n?|[ \t]*\n)+")
+_CLOSING = re.compile(r"(?:[ \t]*+[)\]}][)\]};, \t]*+(?://[^\n]*)?\n?|[ \t]*+\n)++")
 
 
 def _indent(line: str) -> int:
@@ -188,9 +188,10 @@ def _indent_spans(lines: list[str], start: re.Pattern[str], goes_on: re.Pattern[
 
 _RUBY_START = re.compile(r"(?:def|class|module)[ \t]+([\w.:?!=<>\[\]+\-*/%~]+)")
 _RUBY_GOES_ON = re.compile(r"(?:end|rescue|ensure|else|elsif|when|in)\b|[)\]}]")
-_YAML_KEY = re.compile(r"""(?!-[ \t]|#|---|\.\.\.)(["']?[^\s:#'"][^:#]*?["']?)[ \t]*:(?:[ \t]|$)""")
+_YAML_KEY = re.compile(r"""(?!-[ \t]|#|---|\.\.\.)(["']?[^\s:#'"](?:[^:# \t]++|[ \t]++(?=[^ \t:#]))*+)"""
+                       r"[ \t]*+:(?:[ \t]|$)")
 _YAML_GOES_ON = re.compile(r"-[ \t]|-$")  # a list written at its key's own indentation
-_MAKE_RULE = re.compile(r"(?!\.PHONY)([^\s:#=][^:#=]*?)[ \t]*::?(?!=)")
+_MAKE_RULE = re.compile(r"(?!\.PHONY)([^\s:#=](?:[^:#= \t]++|[ \t]++(?=[^ \t:#=]))*+)[ \t]*+::?(?!=)")
 _MAKE_GOES_ON = re.compile(r"\t")
 
 
@@ -244,7 +245,7 @@ _COMMENT_OR_STRING = r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*(?:\"|$)"
 _C_SKIP = _COMMENT_OR_STRING + r"|'(?:\\.[^'\n]{0,8}|[^\\'\n])'|`[^`]*(?:`|\Z)"
 _JS_SKIP = (_COMMENT_OR_STRING + r"|'(?:\\.|[^'\\\n])*(?:'|$)|`(?:\\.|[^`\\])*(?:`|\Z)"
             r"|(?:(?<=[(,=:\[!&|?{};])|(?<=\breturn)|(?<=\btypeof)|^)[ \t]*"
-            r"/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/")
+            r"/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n]){0,300}\]|[^/\\\n\[]){1,300}/")
 _SH_SKIP = r"(?<![\w${])#[^\n]*|\"(?:\\.|[^\"\\])*(?:\"|\Z)|'[^']*(?:'|\Z)|\\."
 _BRACKETS = {family: re.compile(f"{skip}|{counted}", re.S | re.M)
              for family, skip, counted in (("c", _C_SKIP, r"[{}()\[\]]"), ("js", _JS_SKIP, r"[{}()\[\]]"),
@@ -266,7 +267,7 @@ _NAMED = {
                      r"(?:function\b|\([^)]*\)[ \t]*(?::[^=]*)?=>|[\w$]+[ \t]*=>)"),
     "java": re.compile(r"(?:@?\w+(?:<[^>]*>)?[ \t]+)*(?:class|interface|enum|record)[ \t]+(\w+)"),
     "c": re.compile(r"(?:template[ \t]*<[^>]*>[ \t]*)?(?:typedef[ \t]+)?(?:class|struct|union|enum(?:[ \t]+class)?|namespace)"
-                    r"[ \t]+(?:\w+[ \t]+)*?(\w+)[ \t]*(?:final[ \t]*)?(?::[^{;]*)?\{?[ \t]*$"),
+                    r"[ \t]++(?:\w++[ \t]++)*?(\w+)[ \t]*+(?:final[ \t]*+)?(?::[^{;]*+)?\{?[ \t]*+$"),
     "sh": re.compile(r"(?:function[ \t]+)([\w.:-]+)|([\w.:-]+)[ \t]*\([ \t]*\)"),
 }
 # A function or method where the language has no keyword for one ("static int parse(…)", "public void
@@ -275,7 +276,7 @@ _NAMED = {
 # ("int (*xOpen)(…") is no definition.
 _CALLABLE = re.compile(r"(?>[\w$<>\[\],.?*&:~@]++[ \t*&]++)*?"
                        r"(?:async[ \t]+|static[ \t]+|get[ \t]+|set[ \t]+|\*[ \t]*)*"
-                       r"([A-Za-z_$~#][\w$:~]*)[ \t]*(?:<[^(){};=]*>)?[ \t]*\((?![ \t]*\*)")
+                       r"([A-Za-z_$~#][\w$:~]*)[ \t]*+(?:<[^(){};=]*>)?[ \t]*+\((?![ \t]*\*)")
 _CONTAINER = re.compile(r"(?:^|[ \t])(?:class|struct|interface|enum|impl|trait|namespace|module|mod|object|record|union)\b")
 
 
@@ -393,8 +394,8 @@ def _end_of(code: _Brackets, i: int, hi: int, base: int) -> int:
 
 # Brackets looked through to the definitions inside, which are named under the namespace's name.
 _LOOKED_THROUGH = {
-    "c": re.compile(r"(?:extern[ \t]*\"C(?:\+\+)?\"|(?:inline[ \t]+)?namespace\b[ \t]*([\w:]*)[^;=]*?)"
-                    r"[ \t]*\{?[ \t]*(?://.*|/\*.*)?$"),
+    "c": re.compile(r"(?:extern[ \t]*+\"C(?:\+\+)?\"[ \t]*+\{?[ \t]*+|(?:inline[ \t]+)?namespace\b[ \t]*+([\w:]*+)"
+                    r"[^;=]*?)(?://.*|/\*.*)?$"),
     "js": re.compile(r"(?:export[ \t]+)?(?:declare[ \t]+)?(?:namespace|module)[ \t]+([\w$.]+)[ \t]*\{?[ \t]*$"),
     "rust": re.compile(r"(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+(\w+)[ \t]*\{[ \t]*$"),
 }

@@ -46,8 +46,10 @@ def query_terms(text: str) -> list[str]:
 
 def _weighed_terms(text: str) -> dict[str, float]:
     """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. An identifier
-    in mixed case ("loadUserConfig") counts ½ as written and ½ as the phrase of its words ("load user config"),
-    which is how the index holds load_user_config and loadUserConfig alike (textform.index_form). A CJK run
+    in mixed case of three words or more ("loadUserConfig") counts ½ as written and ½ as the phrase of its
+    words ("load user config"), which is how the index holds load_user_config and loadUserConfig alike
+    (textform.index_form); a word of two ("iPhone", "JavaScript") is more often a name, and counts as
+    written: read as "i phone" it ranked "I phone the shop" above "the iPhone". A CJK run
     of three or more characters counts 1 in all, half for the whole run and half shared by its pairs, so
     a long word counts no more than a short one, and a passage with some of a run's words covers part
     of it (a pair left out by ``_in_a_word`` takes its share with it)."""
@@ -69,7 +71,7 @@ def _weighed_terms(text: str) -> dict[str, float]:
             continue
         word = raw.strip("_")
         parts = identifier_parts(written.strip("_"))
-        if len(parts) > 1:  # "loadUserConfig": as written, and its words side by side as load_user_config has them
+        if len(parts) > 2:  # "loadUserConfig": as written, and its words side by side as load_user_config has them
             _weigh(words, word, 0.5)
             _weigh(words, " ".join(parts).lower(), 0.5)
         elif word and any(ch.isalnum() for ch in word):

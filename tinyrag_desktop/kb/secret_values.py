@@ -5,10 +5,10 @@ Passages are given to the model, which may call web tools: a page that tells it 
 secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``client_secret``, ``token``,
 ``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
 YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
-JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…`` and ``curl -u
-user:…``, an HTTP header's credentials (``Bearer …``), the keys of well-known services anywhere (``ghp_…``,
-``AKIA…``), the password of an address (``postgres://app:hunter2@db``, with hidden_passwords) and the body of
-a PEM private key block.
+JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…``, ``curl -u
+user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), the keys of
+well-known services anywhere (``ghp_…``, ``AKIA…``), the password of an address (``postgres://app:hunter2@db``,
+with hidden_passwords) and the body of a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
@@ -36,11 +36,13 @@ _ASSIGNING = frozenset({"code", "config", "json", "xml"})
 UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json"})
 
 # A key whose name ends in a secret's word: db_password, AWS_SECRET_ACCESS_KEY, apiKey, "client-secret",
-# users[0].password (JSON as its reader writes it), DB_PASS, MYSQL_PWD, secret_key_base, signing_key; a key of
-# a mapping too (os.environ["API_KEY"] = …).
-_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:[A-Za-z_][\w.\-\[\]]*?)?"
+# users[0].password and 0.token (JSON as its reader writes it, the second from a file that is a list), DB_PASS
+# (not first_pass), MYSQL_PWD, secret_key_base, signing_key; a key of a mapping too (os.environ["API_KEY"] = …).
+_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?"
         r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|token|api[_.\-]?key|access[_.\-]?key"
-        r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])(?:pass|pwd)|(?<![\w.])_auth))"
+        r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])pwd|(?<![\w.])_auth"
+        r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login|app"
+        r"|service|account|bind)[_.\-]pass))"
         r"(?P=kq)\]?")
 # "=", ":" (YAML, JSON), "=>", ":=", and a declared type before "=": api_key: str = "…", apiKey: string = "…".
 _SEP = r"[ \t]*(?:=>|:=|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
@@ -57,6 +59,9 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
     # curl -u ann:hunter2, curl --user ann:hunter2
     r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(?P<kq>[\"']?)(?P<key>[^\s:\"'$]+):(?P<bv>[^\s\"'$@]+)",
+    # a database client's: PGPASSWORD=hunter2 psql …, mysql -phunter2
+    r"(?<![\w$])(?P<key>(?-i:[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET)))=(?P<bv>[^\s\"'`$;|&]+)(?=[ \t]+\w)",
+    r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t](?P<key>(?-i:-p))(?P<bv>[^\s\"'`$;|&]+)",
     # an HTTP header's credentials: Authorization: "Bearer …", "Authorization": "Basic …"
     r"\b(?P<key>Bearer|Basic)[ \t]+(?P<bv>(?=[\w\-.~+/]*\d)[A-Za-z][\w\-.~+/]{7,}=*)",
     # Dockerfile: ENV DB_PASSWORD hunter2 (ENV's older form: the key, a space, the value)
@@ -65,7 +70,9 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
 # A value that is no secret but where one is: a reference, a placeholder, a switch, a template ("{0}:{1}",
 # "%s"), a default.
 _NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|(?:true|false|yes|no|on|off|null|none|nil|undefined|default"
-                          r"|example|placeholder|changeme|required|optional)$)", re.I)
+                          r"|example|placeholder|changeme|required|optional|include|omit|same-origin)$)", re.I)
+# A constant's name (next_token = 'SEMICOLON'), not a secret: capitals and underscores, no digit.
+_CONSTANT = re.compile(r"[A-Z]+(?:_[A-Z]+)*")
 _TEMPLATE = re.compile(r"\{[\w.]*(?:![rsa])?(?::[^{}]*)?\}|%[-+ 0#]*\d*(?:\.\d+)?[sdrf]|%\(\w+\)[sdrf]")
 # A label or a translation where a secret's word is the key: "API key", "Mot de passe", "Jeton" (words of
 # letters only, with a space between or the first capital), shown to a person, never typed as a password.
@@ -77,9 +84,9 @@ _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat
 _TOKEN = re.compile(r"(?<![\w\-])(?P<key>" + "|".join(re.escape(p) for p in _TOKEN_PREFIXES) +
                     r")(?P<bv>(?=[\w\-]*\d)[\w\-]{16,})")
 # What can be in a line that holds a secret: looked for first, in the text in lower case (ten times as fast
-# as re.I), as most lines hold none of it.
-_SECRET_WORD = re.compile(r"pass|pwd|secret|token|key|credential|_auth|bearer|basic|curl|gh[opusr]_|github_pat_"
-                          r"|glpat-|sk[-_]|rk_|akia|aiza|xox")  # few first letters: each is tried at each place
+# as re.I), as most lines hold none of it; in few first letters, as each is tried at each place.
+_SECRET_WORD = re.compile(r"pass|pwd|secret|token|key|credential|_auth|bearer|basic|curl|mysql|gh[opusr]_"
+                          r"|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox")
 _SECRET_WORD_ANY_CASE = re.compile(_SECRET_WORD.pattern, re.I)
 _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY"
                   r"(?: BLOCK)?-----|\Z)")
@@ -91,7 +98,7 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
     written without quotes count (see UNQUOTED)."""
     hidden = 0
     if "PRIVATE KEY" in text:
-        text, hidden = _PEM.subn(lambda m: f"{m.group(1)}\n{MASK}\n{m.group(3) or ''}".rstrip("\n"), text)
+        text, hidden = _PEM.subn(_pem_hidden, text)
     if not assignments:
         return text, hidden
     if "://" in text and "@" in text:
@@ -100,6 +107,13 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
             hidden += masked.count(f":{MASK}@") - text.count(f":{MASK}@")
             text = masked
     return _without_assignments(text, _PATTERNS[unquoted], hidden)
+
+
+def _pem_hidden(match: re.Match[str]) -> str:
+    """A private key block with its body as MASK, its lines kept apart as they were: by line breaks, or by
+    "\\n" in a string on one line."""
+    between = "\n" if "\n" in match.group(0) else "\\n" if "\\n" in match.group(0) else " "
+    return f"{match.group(1)}{between}{MASK}{between}{match.group(3) or ''}".rstrip(between)
 
 
 def _without_assignments(text: str, patterns: tuple[re.Pattern[str], ...], hidden: int) -> tuple[str, int]:
@@ -144,8 +158,10 @@ def _is_secret(value: str, key: str) -> bool:
     search finds)."""
     if len(value) <= 3 or MASK in value or value.count(" ") > 2 or _NOT_A_VALUE.match(value):
         return False
-    if _TEMPLATE.search(value) or _LABEL.fullmatch(value):
+    if _TEMPLATE.search(value) or _LABEL.fullmatch(value) or _CONSTANT.fullmatch(value):
         return False
+    if value.isalpha() and value.islower() and (key.lower() == "token" or value[:4] in key.lower()):
+        return False  # a kind of token (token: 'punctuation'), the key's word translated (password: 'passwort')
     letters = "".join(c for c in value.lower() if c.isalnum())
     return not letters or letters not in "".join(c for c in key.lower() if c.isalnum())
 
