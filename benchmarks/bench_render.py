@@ -23,6 +23,11 @@ longest event-loop step while it streams (target <= 50 ms; a table is one block 
 ends, and drawn whole at each frame it stalled the window about 0.2 s again and again), the steps over 50 ms,
 the longest render, and the one-off cost of Done, which joins the table's pieces into one table.
 
+Last, a table of 130 columns (``--wide-rows`` rows) comes whole before a single render, as a fast server's
+answer outruns the view, then Done: the longest event-loop step until all of it is shown (target <= 300 ms:
+a slice of 0.1 s, the render that ends it, the painting after; the end rendered all that was left at once, and
+a 470 KB answer froze the window 12 s), Done's own step and the total.
+
 ``--answers N`` changes the 50; ``--quick`` runs one answer and 5 for memory.
 """
 
@@ -183,11 +188,44 @@ def stream_paced(text: str, rate: float = 400, token: int = 8) -> tuple[list[flo
     return steps, renders, done
 
 
+def wide_table(columns: int, rows: int) -> str:
+    head = "| " + " | ".join(f"column {c}" for c in range(columns)) + " |\n" + "|---" * columns + "|\n"
+    return ("A wide table:\n\n" + head
+            + "".join("| " + " | ".join(f"r{r}c{c}" for c in range(columns)) + " |\n" for r in range(rows)) + "\nDone.\n")
+
+
+def end_backlogged(text: str) -> tuple[list[float], int]:
+    """``text`` given whole before a single render (it came faster than it was shown), then Done: the event
+    loop's steps from Done until all of it is shown (Done's own first), and how many renders they did."""
+    process = QCoreApplication.processEvents
+    view = ChatView()
+    view.resize(1000, 800)
+    view.show()
+    answer = view.add_answer()
+    answer.begin()
+    for i in range(0, len(text), 64):
+        answer.append_text(text[i:i + 64])
+    renders: list[float] = []
+    answer.render_times = renders
+    t0 = time.perf_counter()
+    answer.finish(Done(1, 0, 0))
+    steps = [time.perf_counter() - t0]
+    while answer.building:
+        t0 = time.perf_counter()
+        process(QEventLoop.ProcessEventsFlag.AllEvents)
+        steps.append(time.perf_counter() - t0)
+    view.close()
+    view.deleteLater()
+    return steps, len(renders)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--answers", type=int, default=50, help="answers for the memory figure (default 50)")
     parser.add_argument("--quick", action="store_true", help="one timed answer, 5 for memory")
     parser.add_argument("--table-rows", type=int, default=1000, help="rows of the streamed table (default 1000)")
+    parser.add_argument("--wide-rows", type=int, default=80,
+                        help="rows of the 130-column table given before a render (default 80)")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([sys.argv[0]])
     apply_theme(app, "light")
@@ -242,7 +280,12 @@ def main() -> int:
           f"{max(table_steps) * 1e3:.1f} ms (target <= 50 ms), {sum(s > 0.050 for s in table_steps)} steps over "
           f"50 ms; {len(table_renders)} renders, the longest {max(table_renders) * 1e3:.1f} ms; Done (the table's "
           f"pieces joined, once) {done * 1e3:.0f} ms")
+    end_steps, end_renders = end_backlogged(wide_table(130, args.wide_rows))
+    print(f"a table of 130 columns and {args.wide_rows} rows given before a render, then Done: longest step "
+          f"{max(end_steps) * 1e3:.0f} ms (target <= 300 ms), Done itself {end_steps[0] * 1e3:.0f} ms, "
+          f"{end_renders} renders, {sum(end_steps):.1f} s in all")
     ok = last <= 1.5 * first and stall <= 0.050 and max(late) <= 0.050 and max(table_steps) <= 0.050
+    ok = ok and max(end_steps) <= 0.300
     print("targets met" if ok else "TARGET MISSED")
     return 0
 

@@ -344,8 +344,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._writing.drop()
         self._arrived()
         self._settle_thinking()
-        self.flush()
-        self._join_cut_blocks()
+        self.end_rendering()
         self._streaming = False
         # Failed, it keeps all it was given, or none when the server refused the question (Done.sources)
         if self._route is not None and self._route.get("sources"):

@@ -31,6 +31,7 @@ SLOW_RENDER_GAP = 4
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
+FINISH_BUDGET = 0.1  # seconds an ended answer's text renders at once; the rest as long each loop turn after
 
 
 class RenderingMixin:
@@ -106,16 +107,28 @@ class RenderingMixin:
         self.flush()  # what ends a render: the held rows, the cut blocks joined
         return True
 
+    def end_rendering(self) -> None:
+        """Render the text still waiting at the answer's end for FINISH_BUDGET, the rest as long each turn of
+        the event loop, as a stored answer's (see _on_frame): a 470 KB answer that came faster than it was shown
+        froze the window 12 s at its end. Its cut blocks are joined once all of it is shown."""
+        if self.build_step(FINISH_BUDGET):
+            self._join_cut_blocks()
+        else:
+            self._building = True
+            self._timer.start(0)
+
     def _on_frame(self) -> None:
+        if self._building:  # a stored answer's text (see build_alone), or an ended one's (see end_rendering)
+            if not self.build_step(FINISH_BUDGET):  # a slice a turn: a step a turn, the window painted
+                self._timer.start(0)  # between each, took four times as long
+            return
         self._render_step()
         if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
             self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
-        elif self._building:
-            self.flush()  # a stored answer's text is all shown (see build_alone)
 
     def build_alone(self) -> None:
-        """Render a stored answer's text on by itself, a segment a turn of the event loop, no longer a slice
-        of the window's loading (a question was asked below it: see MainWindow.finish_loading)."""
+        """Render a stored answer's text on by itself, FINISH_BUDGET each turn of the event loop, no longer in
+        the window's loading slices (a question was asked below it: see MainWindow.finish_loading)."""
         if self._building and not self._timer.isActive():
             self._timer.start(0)
 

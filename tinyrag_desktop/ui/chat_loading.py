@@ -9,7 +9,7 @@ at once froze the window for 2 to 3 s each time its chat was opened, a 1.2 MB on
 
 The window's ``loading`` stays true until the last answer's text is shown, or until a question is asked
 meanwhile (``finish_loading``): then the messages left are placed at once, and each answer's text goes on
-rendering by itself, a segment a turn (see AnswerWidget.build_alone).
+rendering by itself, a slice a turn (see AnswerWidget.build_alone).
 """
 
 from __future__ import annotations
