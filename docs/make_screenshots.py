@@ -107,6 +107,9 @@ async def main(outdir):
         w.statusBar().clearMessage(); await asyncio.sleep(0.05)
         w.grab().save(f"{outdir}/screenshot-dark.png")
         await w.aclose()
+        w.close()  # closed and deleted before the interpreter ends: left to its teardown, Qt crashed (SIGSEGV)
+        w.deleteLater()
+        await asyncio.sleep(0)
 
 if __name__ == "__main__":
     app = QApplication([])
