@@ -105,3 +105,15 @@ def test_a_snippet_reads_a_table_and_a_code_block_as_the_answer_shows_them():
     answer = "Sizes:\n\n| Part | Size |\n|:---|---:|\n| wheel | 20 |\n\nA long code line:\n\n```js\nconst x = 1\n```\n"
     assert _snippet(answer, "wheel") == "Sizes: Part Size wheel 20 A long code line: const x = 1"
     assert _snippet("either a | b, as written", "either") == "either a | b, as written"  # no table: as written
+
+
+def test_a_snippet_after_a_long_line_of_dashes_is_made_at_once():
+    # The table rule's pattern split a run of dashes every way it could: 40 dashes and a letter took 0.2 s,
+    # 60 would take minutes (run in a child process, so the old pattern fails by its timeout, not hang here)
+    import subprocess
+    import sys
+
+    code = ("from tinyrag_desktop.chat_find import _snippet\n"
+            "print(_snippet('| --- ' * 20 + 'y\\n' + '-' * 60 + 'x\\nmore', 'more'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert done.stdout.strip().endswith("more")

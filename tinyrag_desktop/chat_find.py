@@ -222,7 +222,7 @@ def _snippet(text: str | None, needle: str) -> str:
 # Markdown's marks, which a snippet shows as the answer reads, not as it was written: a link's words, no
 # "**", "~~" or backticks, no "#" of a heading nor ">" of a quote at a line's start, no fence line (its
 # language read as a word: "| A long code line: js const x"), no table rule, no bars between a row's cells.
-_MARKUP = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*$|^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*$"
+_MARKUP = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*$|^[ \t]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|?)++[ \t]*$"
                      r"|!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|~~|`+|^[ \t]*(?:#{1,6}|>+)[ \t]+|(?<!\\)\|(?=[^\n]*\|[ \t]*$)"
                      r"|\|[ \t]*$", re.M)
 
