@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import random
 import statistics
@@ -31,6 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tinyrag_desktop.kb import Chunk, Importer, ImportItem, ImportReport, open_store, search  # noqa: E402
+from tinyrag_desktop.kb.data_formats import read_json  # noqa: E402
+from tinyrag_desktop.kb.secret_values import document_without_secrets  # noqa: E402
 
 nearest_module = sys.modules["tinyrag_desktop.kb.nearest"]
 ingest_module = sys.modules["tinyrag_desktop.kb.ingest"]
@@ -159,6 +162,31 @@ def bench_pdf(tmp: Path) -> None:
           f"({report.chunks} chunks)")
 
 
+def bench_json_secrets(tmp: Path, rng: random.Random, megabytes: float = 21) -> None:
+    """A large JSON file full of the words "key" and "pass" (a keyboard layout's keys, travel passes): its
+    passwords and keys are looked for on the lines where a value is given to a secret's name, no longer on each
+    line with "key" or "pass" in it: 10.3 CPU s of a 14.3 s import at 21.6 MB, now 0.6 s of 3.0 s."""
+    words = ["key", "keys", "keyboard", "keycode", "monkey", "turnkey", "passage", "passenger", "pass", "bypass",
+             "compass", "passport", "title", "name", "value", "label", "token_count", "secretary", "hockey"]
+    records, size = [], 0
+    while size < megabytes * 1e6:
+        record = {f"{rng.choice(words)}_{rng.randint(0, 99)}": " ".join(rng.choices(words, k=rng.randint(1, 8)))
+                  for _ in range(6)}
+        record["key"] = f"k{rng.randint(0, 10**6)}"
+        records.append(record)
+        size += len(json.dumps(record, indent=1)) + 2
+    path = tmp / "keys.json"
+    path.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    doc = read_json(path.read_bytes(), path.name)
+    started = time.process_time()
+    document_without_secrets(doc, "json")
+    scan = time.process_time() - started
+    elapsed, report = timed_import(tmp / "ingest-json", path)
+    print(f"ingest JSON full of \"key\" and \"pass\" ({path.stat().st_size / 1e6:.1f} MB): {elapsed:.2f} s "
+          f"= {path.stat().st_size / 1e6 / elapsed:.1f} MB/s ({report.chunks} chunks), of which finding passwords "
+          f"and keys {scan:.2f} CPU s")
+
+
 def fill(data_dir: Path, chunks: int, rng: random.Random, words: list[str], weights: list[float]) -> None:
     kb = open_store(data_dir)
     assert kb is not None
@@ -265,6 +293,7 @@ def main() -> int:
         docx_rng = random.Random(5)  # its own, so the other figures see the same random corpora as before
         bench_docx(tmp_path, docx_rng, vocabulary(docx_rng)[0])
         bench_pdf(tmp_path)
+        bench_json_secrets(tmp_path, random.Random(6))  # its own, as bench_docx's
         p50, _ = bench_search(tmp_path, rng, 15_000, 300)
         print(f"  p50 target 15 ms at 15,000 chunks: {'meets' if p50 <= 15 else 'BELOW'}")
         if not args.small:

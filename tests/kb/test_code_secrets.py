@@ -212,3 +212,97 @@ def test_a_password_in_an_xml_configuration_file_is_hidden(tmp_path) -> None:
     texts = _passages(tmp_path / "data" / "knowledge.db")
     assert "s3cr3t-nexus-pass" not in texts["settings.xml"] and "password: ***" in texts["settings.xml"]
     assert "username: deploy" in texts["settings.xml"] and report.hidden == 1
+
+
+@pytest.mark.parametrize("text, unquoted, hidden", [
+    # a user's name and password given to a call: requests, aiohttp, httpx
+    ("r = requests.get(url, auth=('ann', 's3cr3t-Pa55'))\n", False, "r = requests.get(url, auth=('ann', '***'))\n"),
+    ('session.auth = ("ann", "s3cr3t-Pa55")\n', False, 'session.auth = ("ann", "***")\n'),
+    ('es = Elasticsearch(hosts, http_auth=("ann", "s3cr3t-Pa55"))\n', False,
+     'es = Elasticsearch(hosts, http_auth=("ann", "***"))\n'),
+    ("auth = HTTPBasicAuth('ann', 's3cr3t-Pa55')\n", False, "auth = HTTPBasicAuth('ann', '***')\n"),
+    ('auth = aiohttp.BasicAuth("ann", "s3cr3t-Pa55")\n', False, 'auth = aiohttp.BasicAuth("ann", "***")\n'),
+    ('{"auth": ["ann", "s3cr3t-Pa55"]}\n', False, '{"auth": ["ann", "***"]}\n'),
+    # the password of a JDBC address or a .NET connection string, what is after it kept
+    ('c = DriverManager.getConnection("jdbc:postgresql://db/app?user=ann&password=hunter2x9");\n', False,
+     'c = DriverManager.getConnection("jdbc:postgresql://db/app?user=ann&password=***");\n'),
+    ('url: "jdbc:postgresql://db/app?user=ann&password=hunter2x9"\n', True,
+     'url: "jdbc:postgresql://db/app?user=ann&password=***"\n'),
+    ("url: jdbc:mysql://db/app?user=ann&password=hunter2x9&useSSL=false\n", True,
+     "url: jdbc:mysql://db/app?user=ann&password=***&useSSL=false\n"),
+    ("<url>jdbc:mysql://db/app?user=ann&amp;password=hunter2x9&amp;useSSL=false</url>\n", True,
+     "<url>jdbc:mysql://db/app?user=ann&amp;password=***&amp;useSSL=false</url>\n"),
+    ('conn = "Server=db;Database=app;User Id=ann;Password=hunter2x9;Encrypt=true"\n', False,
+     'conn = "Server=db;Database=app;User Id=ann;Password=***;Encrypt=true"\n'),
+    ("ConnectionStrings.Default: Server=db;Uid=ann;Pwd=hunter2x9;\n", True,
+     "ConnectionStrings.Default: Server=db;Uid=ann;Pwd=***;\n"),
+    # PHP's constants, WordPress's keys
+    ("define('DB_PASSWORD', 'xyzzy-pa55');\n", False, "define('DB_PASSWORD', '***');\n"),
+    ("define( 'AUTH_KEY', 'b7#Qz!p0vL@x-Kd2' );\n", False, "define( 'AUTH_KEY', '***' );\n"),
+    # setters and builders; of several arguments, the last
+    ('ds.setPassword("hunter2x9");\n', False, 'ds.setPassword("***");\n'),
+    ("user.set_password('hunter2x9')\n", False, "user.set_password('***')\n"),
+    ('db = new PostgreSQLContainer("postgres").withPassword("hunter2x9");\n', False,
+     'db = new PostgreSQLContainer("postgres").withPassword("***");\n'),
+    ('client = Client.builder().apiKey("k-0123456789ab").build();\n', False,
+     'client = Client.builder().apiKey("***").build();\n'),
+    ('keyring.set_password("deploy", "ann", "hunter2x9")\n', False, 'keyring.set_password("deploy", "ann", "***")\n'),
+    ('client.SetAccessToken("tok-0123456789")\n', False, 'client.SetAccessToken("***")\n'),
+    # the keys of more services, wherever they stand, their prefix kept; without a digit too
+    ('HfApi().whoami("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH")\n', False, 'HfApi().whoami("hf_***")\n'),
+    ("--build-arg 'GO_REPO=glpat-tFrjFXDnsoVUfqxuDMhR'\n", True, "--build-arg 'GO_REPO=glpat-***'\n"),
+    ("echo npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 | npm login\n", True, "echo npm_*** | npm login\n"),
+    ("twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmcCJGE0ZjI5ZTRhLTdiNjQt dist/*\n", True,
+     "twine upload -u __token__ -p pypi-*** dist/*\n"),
+    ('stripe.api_key_test = ["sk_test_4eC39HqLyjWDarjtT1zdp7dc"]\n', False, 'stripe.api_key_test = ["sk_test_***"]\n'),
+    ("notify(SLACK, 'xoxp-2394857-2938475-AbCdEfGhIjKl')\n", False, "notify(SLACK, 'xoxp-***')\n"),
+    ("sg = SendGridAPIClient('SG.aBcDeFgHiJkLmNoPqRsTuV.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFg')\n", False,
+     "sg = SendGridAPIClient('SG.***')\n"),
+    # a letter whose lower case is longer (İ) in the text: the same
+    ("İstanbul = 1\nauth = ('ann', 's3cr3t-Pa55')\n", False, "İstanbul = 1\nauth = ('ann', '***')\n"),
+])
+def test_credentials_in_calls_addresses_constants_setters_and_more_services_keys_are_hidden(
+        text: str, unquoted: bool, hidden: str) -> None:
+    assert hide_secrets(text, unquoted=unquoted) == (hidden, 1)
+
+
+@pytest.mark.parametrize("text", [
+    "session.auth = (username, password)\n", "auth=('ann', os.environ['PASSWORD'])\n",
+    "auth = ('<user>', '<password>')\n", "'OAuth': ('oauth_get_sbs', 'oauth_urlencode'),\n",
+    'url = base + "?token=" + token\n', 'fetch(`/api/items?token=${token}`)\n',
+    "url: jdbc:postgresql://db/app?user=ann&password=${DB_PASSWORD}\n",
+    'conn = "Server=db;Password={0};".format(password)\n', 'conn = "Server=db;Password=%s;" % password\n',
+    "for (i = 0; token = next(); i++) {\n", "x = 1; password = read_password(); y = 2\n",
+    "define('PASSWORD_MIN_LENGTH', '8');\n", "define( 'DB_PASSWORD', 'password_here' );\n",
+    "define( 'AUTH_KEY', 'put your unique phrase here' );\n",
+    "user.set_password(request.POST['password'])\n", 'user.setPassword("changeme");\n', 'user.setPassword("");\n',
+    "lexer.setToken('punctuation')\n", 'form.setPasswordLabel("Password")\n', 'field.password("Mot de passe")\n',
+    'API_KEY = "your-api-key"\n', "token: your_token_here\n",
+    # names that start like a service's key
+    "npm_package_devDependencies_typescript=5.4\n", "hf_hub_download(repo_id, filename)\n",
+    "x = sk_test_split(Xtrain_Values_Long, y)\n", "glpat-xxxxxxxxxxxxxxxxxxxx\n",
+    "msg.SomethingQuiteLongAndMixed.anotherFieldNameHere\n",
+])
+def test_calls_addresses_and_names_that_hold_no_secret_stay_as_written(text: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (text, 0)
+    assert hide_secrets(text, unquoted=False) == (text, 0)
+
+
+def test_a_project_with_credentials_in_calls_and_connection_strings_counts_each_hidden(tmp_path) -> None:
+    root = tmp_path / "svc"
+    root.mkdir()
+    (root / "client.py").write_text('import requests\n\nHF = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"\n\n\n'
+                                    "def fetch(url):\n    return requests.get(url, auth=('ann', 's3cr3t-Pa55'))\n",
+                                    encoding="utf-8")
+    (root / "Db.java").write_text('class Db {\n  void open() {\n    ds.setPassword("hunter2x9");\n'
+                                  '    c = connect("jdbc:postgresql://db/app?user=ann&password=hunter3x9");\n  }\n}\n',
+                                  encoding="utf-8")
+    (root / "appsettings.json").write_text('{"ConnectionStrings": {"Default": "Server=db;User Id=ann;'
+                                           'Password=hunter4x9;Encrypt=true"}}\n', encoding="utf-8")
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=1200).run([str(root)])
+    stored = "".join(_passages(tmp_path / "data" / "knowledge.db").values())
+    for secret in ("aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH", "s3cr3t-Pa55", "hunter2x9", "hunter3x9", "hunter4x9"):
+        assert secret not in stored, secret
+    assert "Password=***;Encrypt=true" in stored and "auth=('ann', '***')" in stored
+    assert report.hidden == 5 and "5 passwords or keys hidden (stored as ***)" in report.summary()

@@ -69,8 +69,10 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # 7: code is cut at the definitions inside extern "C" and namespaces, and past JavaScript strings holding
 # "//" and regular expressions. 8: secrets in more forms (XML configuration, typed assignments, --password=,
 # well-known service keys); scripts without an extension read as code; a small piece alone before a large
-# definition is its first lines, the small methods of a large class share passages.)
-READER_VERSION = 8
+# definition is its first lines, the small methods of a large class share passages. 9: secrets in more forms
+# (auth=('ann', '…'), setPassword("…"), define('DB_PASSWORD', …), jdbc:…?password=…, ;Password=…;, hf_…),
+# and a JDBC address's quote or its parameters after the password are no longer taken with it.)
+READER_VERSION = 9
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or

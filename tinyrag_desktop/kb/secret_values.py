@@ -6,9 +6,11 @@ secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``cl
 ``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
 YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
 JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…``, ``curl -u
-user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), the keys of
-well-known services anywhere (``ghp_…``, ``AKIA…``), the password of an address (``postgres://app:hunter2@db``,
-with hidden_passwords) and the body of a PEM private key block.
+user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), a password
+given to a call (``auth=('ann', '…')``, ``setPassword("…")``, PHP's ``define('DB_PASSWORD', '…')``), the
+keys of well-known services anywhere (``ghp_…``, ``AKIA…``, ``hf_…``), the password of an address
+(``postgres://app:hunter2@db``, with hidden_passwords; ``jdbc:…?password=…`` and a connection string's
+``;Password=…;``) and the body of a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
@@ -38,11 +40,11 @@ UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json"})
 # A key whose name ends in a secret's word: db_password, AWS_SECRET_ACCESS_KEY, apiKey, "client-secret",
 # users[0].password and 0.token (JSON as its reader writes it, the second from a file that is a list), DB_PASS
 # (not first_pass), MYSQL_PWD, secret_key_base, signing_key; a key of a mapping too (os.environ["API_KEY"] = …).
-_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?"
-        r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|token|api[_.\-]?key|access[_.\-]?key"
-        r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])pwd|(?<![\w.])_auth"
-        r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login|app"
-        r"|service|account|bind)[_.\-]pass))"
+_SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|token|api[_.\-]?key|access[_.\-]?key"
+                r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])pwd|(?<![\w.])_auth"
+                r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login"
+                r"|app|service|account|bind)[_.\-]pass)")
+_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
 # "=", ":" (YAML, JSON), "=>", ":=", and a declared type before "=": api_key: str = "…", apiKey: string = "…".
 _SEP = r"[ \t]*(?:=>|:=|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
@@ -53,7 +55,14 @@ _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])
 # A word given on a command line: --password=hunter2, --db-pass=hunter2 (with a space between, it is prose's
 # "--password option" as often).
 _OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
+# A quoted string, of which another is the secret: the user's name before a password ('ann', 's3cr3t').
+_ANY_QUOTED = r"[rRbBuU]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
+    # a parameter of an address or a connection string, before the assignment that would take the rest of the line
+    # as its value: jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML), .NET's "Server=db;User
+    # Id=ann;Password=hunter2;" (after another parameter, not a program's "; password = x")
+    r"(?:(?<=[?&])|(?<=&amp;)|=[^\s=;&\"'`]*;[ \t]?)(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token"
+    r"|api[_\-]?key))=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
     f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
@@ -64,30 +73,61 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t](?P<key>(?-i:-p))(?P<bv>[^\s\"'`$;|&]+)",
     # an HTTP header's credentials: Authorization: "Bearer …", "Authorization": "Basic …"
     r"\b(?P<key>Bearer|Basic)[ \t]+(?P<bv>(?=[\w\-.~+/]*\d)[A-Za-z][\w\-.~+/]{7,}=*)",
+    # a user's name and password: requests' auth=('ann', 's3cr3t'), session.auth = ("ann", "…"), "auth": [...],
+    # HTTPBasicAuth('ann', '…'), aiohttp's and httpx's BasicAuth("ann", "…")
+    r"(?<![\w$.])(?P<key>(?:[A-Za-z_][\w.]*?)?auth)(?:(?<![a-z0-9]auth)[\"']?[ \t]*[=:][ \t]*[(\[]"
+    rf"|(?:(?<=basicauth)|(?<=digestauth)|(?<=proxyauth))\()[ \t]*{_ANY_QUOTED}[ \t]*,[ \t]*{_QUOTED}[ \t]*[)\]]",
+    # a setter: setPassword("…"), set_password('…'), withPassword("…"), a builder's .password("…"), and the last
+    # of its arguments: keyring.set_password("app", "ann", "…")
+    r"(?:\b(?:set|with)_?(?=[A-Za-z_]*?(?:password|passwd|secret|token|api_?key|access_?key|credentials?)\()"
+    r"|\.(?=(?:password|passwd|secret|client_?secret|api_?key|(?:access|auth|api)_?token)\())(?P<key>\w+)"
+    rf"\([ \t]*(?:{_ANY_QUOTED}[ \t]*,[ \t]*)*{_QUOTED}[ \t]*\)",
+    # PHP: define('DB_PASSWORD', '…'), WordPress's keys and salts: define('AUTH_KEY', '…')
+    r"\bdefine\([ \t]*(?P<kq>[\"'])(?P<key>\w*?" + _SECRET_NAME + r"|(?:secure_)?auth_(?:key|salt)"
+    r"|(?:logged_in|nonce)_(?:key|salt))(?P=kq)[ \t]*,[ \t]*" + _QUOTED,
     # Dockerfile: ENV DB_PASSWORD hunter2 (ENV's older form: the key, a space, the value)
     *([rf"^[ \t]*ENV[ \t]+{_KEY}[ \t]+(?:{_QUOTED}|{_BARE})"] if bare else []),
 )) for bare in (False, True)}
-# A value that is no secret but where one is: a reference, a placeholder, a switch, a template ("{0}:{1}",
-# "%s"), a default.
-_NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|(?:true|false|yes|no|on|off|null|none|nil|undefined|default"
-                          r"|example|placeholder|changeme|required|optional|include|omit|same-origin)$)", re.I)
+# A value that is no secret but where one is: a reference, a placeholder ("your-api-key", "password_here", as
+# WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default.
+_NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|your[_\-][\w\-]*$|[\w\-]*[_\-]here$|(?:true|false|yes|no|on|off"
+                          r"|null|none|nil|undefined|default|example|placeholder|changeme|required|optional|include"
+                          r"|omit|same-origin)$)", re.I)
 # A constant's name (next_token = 'SEMICOLON'), not a secret: capitals and underscores, no digit.
 _CONSTANT = re.compile(r"[A-Z]+(?:_[A-Z]+)*")
 _TEMPLATE = re.compile(r"\{[\w.]*(?:![rsa])?(?::[^{}]*)?\}|%[-+ 0#]*\d*(?:\.\d+)?[sdrf]|%\(\w+\)[sdrf]")
 # A label or a translation where a secret's word is the key: "API key", "Mot de passe", "Jeton" (words of
 # letters only, with a space between or the first capital), shown to a person, never typed as a password.
 _LABEL = re.compile(r"(?:[^\W\d_]+[ '’\-])+[^\W\d_]+[ ?!:.…]*|[^\W\d_a-z][^\W\d_A-Z]+[ ?!:.…]*")
-# Keys made by well-known services, whatever they are assigned to: GitHub, GitLab, OpenAI, Stripe, AWS, Slack,
-# Google. Only with a digit in them: "sk-button-primary" is a name.
-_TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-", "sk_live_",
-                   "rk_live_", "AKIA", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "AIza")
-_TOKEN = re.compile(r"(?<![\w\-])(?P<key>" + "|".join(re.escape(p) for p in _TOKEN_PREFIXES) +
-                    r")(?P<bv>(?=[\w\-]*\d)[\w\-]{16,})")
-# What can be in a line that holds a secret: looked for first, in the text in lower case (ten times as fast
-# as re.I), as most lines hold none of it; in few first letters, as each is tried at each place.
-_SECRET_WORD = re.compile(r"pass|pwd|secret|token|key|credential|_auth|bearer|basic|curl|mysql|gh[opusr]_"
-                          r"|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox")
-_SECRET_WORD_ANY_CASE = re.compile(_SECRET_WORD.pattern, re.I)
+# Keys made by well-known services, whatever they are assigned to: GitHub, GitLab, OpenAI, Anthropic, Stripe,
+# AWS, Slack, Google; Hugging Face's, npm's and SendGrid's in the length and letters they are made with, PyPI's
+# from its "AgE". With a digit in them, or both capitals and small letters ("glpat-tFrjFXD7soVU2fqxuDMh"):
+# "npm_package_config" is a name; OpenAI's "sk-" with a digit only, as "sk-ButtonPrimary-large" is one too.
+_TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk_live_", "rk_live_", "sk_test_",
+                   "rk_test_", "AKIA", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "AIza")
+_TOKENS = tuple(re.compile(r"(?<![\w\-])" + pattern) for pattern in (
+    r"(?P<key>sk-)(?P<bv>(?=[\w\-]*\d)[\w\-]{16,})",
+    r"(?P<key>" + "|".join(re.escape(p) for p in _TOKEN_PREFIXES) + r"|hf_(?=[A-Za-z0-9]{34}(?![\w\-]))"
+    r"|npm_(?=[A-Za-z0-9]{36}(?![\w\-]))|SG\.(?=[\w\-]{22}\.[\w\-]{43}(?![\w\-]))|pypi-(?=AgE))"
+    r"(?P<bv>(?![a-z_\-]+(?![\w\-]))(?![A-Z_\-]+(?![\w\-]))[\w\-]{16,}(?:\.[\w\-]{8,})*)",
+))
+# A line that may hold a secret: one with a secret's word where a value is given to it ("password:", "token=",
+# "api_key\"]", --db-pass=, setPassword(, define('DB_PASSWORD',), or one with a word that starts another form
+# (curl, Bearer, ENV, a service's key). Looked for first, in the text in lower case (ten times as fast as re.I),
+# as most lines hold none. Not a secret's word alone: in a JSON file full of "key" and "pass" (monkey,
+# passage), every line was looked at with every pattern, 10 s for 21 MB that take 0.5 s to read. The words before
+# a separator are looked for in the text reversed, from the separator, which is rarer than their letters (a
+# fifth of the time). "?" in a word: "_", ".", "-" or nothing; "!": one of them.
+_VALUE_NAMES = ("password", "passwd", "secret", "token", "credential", "credentials", "pwd", "auth", "!pass", "!salt",
+                "secret?key", "secret?key?base", "api?key", "access?key", "private?key", "signing?key",
+                "encryption?key", "master?key", "auth?key", "logged_in?key", "nonce?key")
+_NAMED_VALUE_REVERSED = (r"[:=(,][ \t]*[\"'\]]{0,2}(?:" + "|".join(
+    re.escape(name[::-1]).replace(r"\?", r"[_.\-]?").replace("!", r"[_.\-]") for name in _VALUE_NAMES) + ")")
+# (No look-behind, nor a class of letters, at the start of one: either makes every place a start, 3 times as slow.)
+_OTHER_FORMS = (r"curl|mysql|bearer[ \t]|basic[ \t]|gh[opusr]_|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox|hf_|npm_"
+                r"|pypi-|sg\.")
+_SECRET_LINE = {case: (re.compile(_NAMED_VALUE_REVERSED, case), re.compile(_OTHER_FORMS, case)) for case in (0, re.I)}
+_ENV_LINE = re.compile(r"^[ \t]*env[ \t]", re.I | re.M)  # a Dockerfile's ENV KEY value, where values are unquoted
 _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY"
                   r"(?: BLOCK)?-----|\Z)")
 
@@ -106,7 +146,7 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
         if masked != text:
             hidden += masked.count(f":{MASK}@") - text.count(f":{MASK}@")
             text = masked
-    return _without_assignments(text, _PATTERNS[unquoted], hidden)
+    return _without_assignments(text, unquoted, hidden)
 
 
 def _pem_hidden(match: re.Match[str]) -> str:
@@ -116,10 +156,12 @@ def _pem_hidden(match: re.Match[str]) -> str:
     return f"{match.group(1)}{between}{MASK}{between}{match.group(3) or ''}".rstrip(between)
 
 
-def _without_assignments(text: str, patterns: tuple[re.Pattern[str], ...], hidden: int) -> tuple[str, int]:
-    """``text`` with the values ``patterns`` and _TOKEN find hidden, and ``hidden`` plus their number. Only the
-    lines that hold a secret's word are looked at: over all of a 23 MB JSON file, the pattern took 5 s."""
-    count = hidden
+def _without_assignments(text: str, unquoted: bool, hidden: int) -> tuple[str, int]:
+    """``text`` with the values _PATTERNS and _TOKENS find hidden, and ``hidden`` plus their number. Only the
+    lines that may hold a secret are looked at (_secret_lines): over all of a 23 MB JSON file, the patterns took
+    5 s."""
+    # the services' keys after the assignments, which hide all of a value
+    count, patterns = hidden, _PATTERNS[unquoted] + _TOKENS
 
     def masked(match: re.Match[str]) -> str:
         nonlocal count
@@ -134,21 +176,38 @@ def _without_assignments(text: str, patterns: tuple[re.Pattern[str], ...], hidde
     def line_masked(line: str) -> str:
         for pattern in patterns:
             line = pattern.sub(masked, line)
-        return _TOKEN.sub(masked, line)  # after the assignments, which hide all of a key's value
+        return line
 
-    lower = text.lower()
-    # a letter whose lower case is longer ("İ") would move the places found: then the text as it is
-    words, haystack = (_SECRET_WORD, lower) if len(lower) == len(text) else (_SECRET_WORD_ANY_CASE, text)
     parts, pos = [], 0
-    while found := words.search(haystack, pos):
-        start = text.rfind("\n", 0, found.start()) + 1
-        end = text.find("\n", found.end())
-        end = len(text) if end < 0 else end
+    for start, end in _secret_lines(text, unquoted):
         parts += [text[pos:start], line_masked(text[start:end])]
         pos = end
     if parts:
         text = "".join(parts) + text[pos:]
     return text, count
+
+
+def _secret_lines(text: str, unquoted: bool) -> list[tuple[int, int]]:
+    """Where the lines that may hold a secret (_SECRET_LINE) start and end in ``text``, in order."""
+    lower = text.lower()
+    # a letter whose lower case is longer ("İ") would move the places found: then the text as it is
+    (named, other), haystack = (_SECRET_LINE[0], lower) if len(lower) == len(text) else (_SECRET_LINE[re.I], text)
+    starts = set()
+    for forms in (other, _ENV_LINE) if unquoted and "env" in lower else (other,):
+        pos = 0
+        while found := forms.search(haystack, pos):
+            starts.add(text.rfind("\n", 0, found.start()) + 1)
+            pos = text.find("\n", found.end()) + 1 or len(text)
+    backwards, pos = haystack[::-1], 0  # the separator found first, then the name before it
+    while found := named.search(backwards, pos):
+        start = text.rfind("\n", 0, len(text) - found.start()) + 1
+        starts.add(start)
+        pos = len(text) - start + 1
+    spans = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        spans.append((start, len(text) if end < 0 else end))
+    return spans
 
 
 def _is_secret(value: str, key: str) -> bool:
