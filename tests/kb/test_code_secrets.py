@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb import Importer, open_store, secret_values
 from tinyrag_desktop.kb.secret_values import hide_secrets
 
 SECRETS = ("hunter2", "sk-live-4eC39HqLyjWDarjtT1zdp7dc", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -306,3 +308,43 @@ def test_a_project_with_credentials_in_calls_and_connection_strings_counts_each_
         assert secret not in stored, secret
     assert "Password=***;Encrypt=true" in stored and "auth=('ann', '***')" in stored
     assert report.hidden == 5 and "5 passwords or keys hidden (stored as ***)" in report.summary()
+
+
+# Secrets in each of their forms, and pieces of them and of the words around them, put together at random.
+_PIECES = [
+    "password = hunter2x9", "db_pass: 'hunter2x9'", "PGPASSWORD=hunter2x9 psql", 'os.environ["API_KEY"] = "k-12345"',
+    "apiKey := 'k-12345'", "secret_key_base: 3f9a0c4e7b", "credentials = oauth:hunter2x9", "curl -u ann:hunter2x9",
+    "mysql -phunter2x9", "Bearer abcdef0123456789", "ENV DB_PASSWORD hunter2x9", "--db-pass=hunter2x9",
+    "auth=('ann', 's3cr3t-Pa55')", "session.auth = ['ann', 's3cr3t-Pa55']", "HTTPBasicAuth('ann', 's3cr3t-Pa55')",
+    'setPassword("hunter2x9")', '.apiKey("k-12345")', "define('DB_PASSWORD', 'hunter2x9')",
+    "define('NONCE_SALT', 'x9-y8-z7')", "jdbc:mysql://db/app?user=ann&password=hunter2x9", "?a=1&amp;pwd=hunter2x9",
+    "Server=db;User Id=ann;Password=hunter2x9;", "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "sk-live-4eC39HqLyjWDarjt1",
+    "AKIAIOSFODNN7EXAMPLE", "glpat-tFrjFXDnsoVUfqxuDMhR", "xoxb-1234567890-abcd", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH",
+    "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "pypi-AgEIcHlwaS5vcmcCJ",
+    "SG.aBcDeFgHiJkLmNoPqRsTuV.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFg",
+    "password", "token", "auth", "key", "monkey", "passage", "İ", "=", ":", " = ", "(", ")", ",", "'", '"', "]", "[", " ",
+    "\t", ";", "&", "?", "_", "-", ".", "x", "$",
+]
+
+
+def _every_line(text: str, unquoted: bool) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for line in text.split("\n"):
+        spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
+
+
+@settings(max_examples=1000)  # each a millisecond; a form alone on its line is drawn often enough
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=3), max_size=8), st.booleans())
+def test_the_lines_left_unread_hold_nothing_the_patterns_would_hide(lines: list[list[str]], unquoted: bool) -> None:
+    # only the lines where a value is given to a secret's name, or another form starts, are read: the same
+    # is hidden as when every line is
+    text = "\n".join("".join(pieces) for pieces in lines)
+    every = pytest.MonkeyPatch()
+    every.setattr(secret_values, "_secret_lines", _every_line)
+    try:
+        expected = hide_secrets(text, unquoted=unquoted)
+    finally:
+        every.undo()
+    assert hide_secrets(text, unquoted=unquoted) == expected
