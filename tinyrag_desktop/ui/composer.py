@@ -167,7 +167,12 @@ class Composer(QPlainTextEdit):
         too while the empty chat's hint above says the keys (keys_said_above)."""
         room = self.viewport().width() - 2 * self.document().documentMargin() - _HINT_SLACK
         fits = self.fontMetrics().horizontalAdvance(PLACEHOLDER) <= room
-        self.setPlaceholderText(PLACEHOLDER if fits and not self._keys_above else SHORT_PLACEHOLDER)
+        hint = PLACEHOLDER if fits and not self._keys_above else SHORT_PLACEHOLDER
+        if hint != self.placeholderText():
+            self.setPlaceholderText(hint)
+            # Qt repaints the box only when its hint comes or goes, not when its words change: the chat
+            # coming back from the welcome page went on showing the keys in the box under the hint saying them.
+            self.viewport().update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Up and not event.modifiers() and not self.toPlainText():

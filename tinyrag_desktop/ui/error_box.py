@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButt
 from ..engine.errors import CHOOSE_ANOTHER
 from ..engine.llm import START_HINT
 from ..tool_words import window_words
+from .enter_presses import enter_presses
 from .theme import colors
 
 # The message keeps at least this many average characters a line beside the buttons; with less (large text,
@@ -42,6 +43,7 @@ class ErrorBox(QFrame):
         """``message`` with ``buttons`` at its right, or below it when room is short (see :meth:`fit`)."""
         self._message = message
         self._buttons = tuple(buttons)
+        enter_presses(*self._buttons)  # Enter on "Choose a model…" did nothing (see enter_presses.py)
         self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         self._row.setContentsMargins(10, 8, 10, 8)
         self._row.addWidget(message, 1)

@@ -29,6 +29,7 @@ from ..kb.store import KnowledgeBase, needs_rebuild
 from ..settings import Settings
 from .access import announce
 from .busy_buttons import pass_focus, set_working
+from .enter_presses import enter_presses
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
@@ -128,6 +129,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         self.add_url_action = add_menu.addAction("Web page (URL)…", lambda: self.ask_url())
         self.add_wiki_action = add_menu.addAction("Wikipedia article…", lambda: self.ask_wikipedia())
         self.add_button.setMenu(add_menu)
+        enter_presses(self.add_button)
         buttons.addWidget(self.add_button)
         buttons.addStretch(1)
         self.reimport_button = self._button("Re-import", "kbReimport", self.reimport_selected, buttons)

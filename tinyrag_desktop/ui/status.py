@@ -20,6 +20,7 @@ from ..engine.errors import AuthenticationFailed, BadResponse, ModelLoading, Rat
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
+from .enter_presses import enter_presses
 from .icons import dot_pixmap
 from ..hidden_passwords import hide_passwords
 from ..settings import SERVER_DEFAULT, SERVER_DEFAULT_MODEL
@@ -97,6 +98,7 @@ class ServerStatus:
         self.model_menu.setObjectName("modelMenu")
         self.model_menu.aboutToShow.connect(self._fill_model_menu)
         self.model.setMenu(self.model_menu)
+        enter_presses(self.model)
         self.models: list[str] = []  # the chat models the server offered at the last check
         self.embedding_models: list[str] = []  # and the models it listed that do not chat (nomic-embed-text)
         self.chosen = ""  # the chat_model setting ("" lets the server choose)

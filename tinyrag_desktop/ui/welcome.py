@@ -18,7 +18,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from ..hidden_passwords import hide_passwords
@@ -170,7 +170,13 @@ class WelcomeController:
         self._win.composer.setFocus()
 
     def hide(self) -> None:
+        """The chat in place of the page; a focus that was on the page goes to the message box (Qt gave it to
+        the empty conversation, and what was typed went nowhere until Ctrl+L)."""
+        focus = self._win.focusWidget()  # the window's, active or not
+        on_page = self.visible() and (focus is None or self._panel.isAncestorOf(focus))
         self._pages.setCurrentIndex(0)
+        if on_page:
+            self._win.composer.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _build(self) -> QWidget | None:
         try:

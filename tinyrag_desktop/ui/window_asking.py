@@ -7,6 +7,7 @@ import sqlite3
 import time
 from typing import Awaitable, Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
@@ -340,6 +341,10 @@ class AskingMixin:
         if answer is not answers[-1]:
             return False
         message_id = self.message_ids.pop(id(answer), None)  # stays stored until the new answer replaces it
+        if answer.isAncestorOf(self.focusWidget()):  # Retry or Regenerate pressed by key (or Retry clicked)
+            # Hidden with the answer, the focus went on to the first Tab stop after it, the first question:
+            # the view jumped to the top of the chat.
+            self.composer.setFocus(Qt.FocusReason.OtherFocusReason)
         self.view.remove(answer)
         if self.bridge.is_running():
             return self.waiting.again(message_id)
