@@ -51,3 +51,47 @@ def test_the_words_stay_as_a_draft_when_the_question_edited_is_no_longer_the_las
     qloop.run(wait_until(lambda: not win.loading))
     assert win.composer.toPlainText() == "Question A, carefully rewritten"
     assert not win._editing and not win.edit_hint.isVisible()
+
+
+def test_a_question_being_edited_is_still_being_edited_after_a_restart(make_window, server, qloop, qtbot, tmp_path):
+    # The words came back as an ordinary draft, without "Editing your last question…": Enter asked them as a
+    # new question under the old one.
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("first answer")))
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    assert qloop.run(ask_and_wait(win, "Question A")) == "done"
+    chat = win.chat_id
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_Up)
+    qtbot.keyClicks(win.composer, " EDITED")
+    assert win._editing and win.edit_hint.isVisible()
+    win.close()  # as Quit does
+    again = make_window(server.base_url, data_dir=data, reopen_last=True)
+    qloop.run(wait_until(lambda: again.chat_id == chat and not again.loading))
+    assert again.composer.toPlainText() == "Question A EDITED"
+    assert again._editing and again.edit_hint.isVisible()
+    server.queue(Stream(tokens("answer to the edit")))
+    assert qloop.run(ask_and_wait(again, again.composer.toPlainText())) == "done"
+    assert [m.content for m in again.store.messages(chat)] == ["Question A EDITED", "answer to the edit"]
+    again.close()
+    third = make_window(server.base_url, data_dir=data, reopen_last=True)  # sent: nothing is edited any more
+    qloop.run(wait_until(lambda: third.chat_id == chat and not third.loading))
+    assert third.composer.toPlainText() == "" and not third._editing
+
+
+def test_an_edit_of_a_question_no_longer_the_last_comes_back_as_an_ordinary_draft(make_window, server, qloop, qtbot,
+                                                                                 tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("first answer")))
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    assert qloop.run(ask_and_wait(win, "Question A")) == "done"
+    chat = win.chat_id
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_Up)
+    qtbot.keyClicks(win.composer, " EDITED")
+    win.close()
+    win.store.add_user_message(chat, "Asked elsewhere")  # (an `ask` in a terminal, before the next start)
+    again = make_window(server.base_url, data_dir=data, reopen_last=True)
+    qloop.run(wait_until(lambda: again.chat_id == chat and not again.loading))
+    assert again.composer.toPlainText() == "Question A EDITED"
+    assert not again._editing and not again.edit_hint.isVisible()

@@ -304,7 +304,6 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         wl.addWidget(box)
         col.addWidget(wrap)
         self._editing = False  # the composer holds the last question, to be sent in its place
-        self._edits: dict[str, int] = {}  # chats left while their last question was edited: its stored id
         self.composer.editLastRequested.connect(self.edit_last_question)
         self.composer.escaped.connect(self.cancel_edit)
 
