@@ -527,7 +527,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         """Show the server and model, and ask the server (in the background) whether it answers."""
         if self.store.closed:
             return
-        checked = self.welcome.checked(self.settings)  # (a first run's: the server it found, see welcome.py)
+        checked = self.welcome.to_check(self.settings)  # (a first run's: the server it found, see welcome.py)
         self.status.show_settings(checked)
         task = self.status.start_check(self._list_models, checked)
         task.add_done_callback(lambda t: t.cancelled() or self.welcome.server_checked(self.status.state))

@@ -55,7 +55,7 @@ class WelcomeController:
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
         self._running: Any = None  # a firstrun.Attempt: found running without a chat model (by the probe)
-        self._first_address: str | None = None  # the address a first run started with (see checked)
+        self._first_address: str | None = None  # the address a first run started with (see to_check)
         self._model_notice = ""  # the "has no models yet" notice shown, until a model appears
         self._tasks: set[asyncio.Task[Any]] = set()
         # While no server answers, or it has no model yet, it is asked again now and then: one started after
@@ -87,7 +87,7 @@ class WelcomeController:
             self._asked = str(settings["base_url"])
             self._panel.say_asking(self._asked)
 
-    def checked(self, settings: Any) -> Any:
+    def to_check(self, settings: Any) -> Any:
         """The settings a server check asks with: on a first run, while the address is still the one it started
         with (none chosen yet), the server its search found running without a chat model in its place, so
         the status bar names the server the page names. It said "127.0.0.1:11434 · unreachable" beside a page
@@ -97,23 +97,23 @@ class WelcomeController:
         return settings.replace(base_url=self._running.base_url)
 
     def _checks_waited(self) -> Any:
-        """The server found running without a chat model, when the server checks ask it (see checked)."""
+        """The server found running without a chat model, when the server checks ask it (see to_check)."""
         settings = self._win.settings
-        return self._running if self.checked(settings) is not settings else None
+        return self._running if self.to_check(settings) is not settings else None
 
     def _wait_on(self, attempt: Any) -> None:
         """The probe found ``attempt``'s server running without a chat model (None: none): the page says so,
-        and the status bar names it when the checks ask it (see checked)."""
-        before = self.checked(self._win.settings)["base_url"]
+        and the status bar names it when the checks ask it (see to_check)."""
+        before = self.to_check(self._win.settings)["base_url"]
         self._running = attempt
         if self._panel is not None and hasattr(self._panel, "set_waiting_on"):
             self._panel.set_waiting_on(attempt)
-        if self.checked(self._win.settings)["base_url"] != before:
+        if self.to_check(self._win.settings)["base_url"] != before:
             self._win.check_server()
 
     def server_checked(self, state: str) -> None:
         """After each server check: welcome when unreachable and nothing is open, the chat otherwise; also
-        when the server checked is the one the page says runs without a chat model yet (see checked)."""
+        when the server checked is the one the page says runs without a chat model yet (see to_check)."""
         win = self._win
         asked, self._asked = self._asked, None
         if asked is not None and asked == str(win.settings["base_url"]) and self._panel is not None:
@@ -162,7 +162,7 @@ class WelcomeController:
         the settings (an Ollama found by Try again): one GET of its models. Only the settings' address was
         asked, and a model pulled meanwhile was noticed only when Try again was pressed."""
         attempt = getattr(self._panel, "waiting_on", None)
-        checked_url = str(self.checked(self._win.settings)["base_url"]).rstrip("/")
+        checked_url = str(self.to_check(self._win.settings)["base_url"]).rstrip("/")
         if attempt is not None and self.visible() and attempt.base_url.rstrip("/") != checked_url:
             self._spawn(self._ask_again(attempt))
 
