@@ -203,3 +203,26 @@ def test_settings_grown_for_long_reasons_stay_on_the_screen(big_text, make_windo
     assert page.verticalScrollBar().isVisible()  # the rest scrolls into sight
     keep_picture(dialog, "settings-18pt-limits.png")
     dialog.reject()
+
+
+def test_ctrl_b_beside_the_docked_panel_closes_the_panel_rather_than_widen_the_window_past_the_screen(
+        text_20pt, make_window, server, qtbot):
+    # At 200 % the window grew from 1,500 to 1,640 px on a 1,600 px screen: the panel's Delete button and
+    # columns past its edge. At 20 pt the list, the chat and the panel need more than the 800 px screen here.
+    win = make_window(server.base_url)
+    screen = win.screen().availableGeometry()
+    win.resize(750, 700)
+    qtbot.waitUntil(lambda: win.width() == 750)
+    win.kb_dock.show()
+    qtbot.waitUntil(lambda: win.kb_dock.isVisible() and not win.sidebar.isVisible())
+    win.menus.show_sidebar.trigger()  # Ctrl+B
+    qtbot.waitUntil(lambda: win.sidebar.isVisible() and not win.kb_dock.isVisible())
+    qtbot.waitUntil(lambda: win.minimumWidth() < 750)  # the panel's room no longer asked for
+    assert screen.contains(win.frameGeometry()), (win.frameGeometry(), screen)
+    assert win.menus.show_sidebar.isChecked()
+    assert win.statusBar().currentMessage() == "The knowledge base panel was closed to make room for the chats list."
+    keep_picture(win, "ctrl_b_no_room_20pt.png")
+    qtbot.waitUntil(lambda: win.view.width() >= win.view.minimumSizeHint().width())  # the chat has its room
+    win.kb_dock.toggleViewAction().trigger()  # View → Knowledge base again: now the list folds
+    qtbot.waitUntil(lambda: win.kb_dock.isVisible() and not win.sidebar.isVisible())
+    assert screen.contains(win.frameGeometry())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import ScriptedLLMServer, Status, free_port
+from tinyrag_desktop.ui.settings_dialog import SettingsDialog
 
 from .conftest import ask_and_wait, keep_picture, wait_until
 
@@ -91,3 +92,35 @@ def test_the_error_names_the_button_beside_it_and_large_text_puts_the_buttons_be
             assert lines < 4, lines
         finally:
             qapp.setFont(before)
+
+
+def _error_buttons(win) -> list[str]:
+    answer = win.view.answers()[-1]
+    shown = [b for b in answer.findChildren(QPushButton) if b.parent() is answer._error_box and b.isVisible()]
+    return [b.text() for b in sorted(shown, key=lambda b: (b.y(), b.x()))]  # as they read
+
+
+def test_the_error_keeps_its_buttons_when_its_chat_is_opened_again_and_after_a_restart(make_window, qloop,
+                                                                                       tmp_path):
+    # Stored as shown ("Choose one of those to use instead."), the error lost its "in Settings": opened again,
+    # it offered Choose a model… and Retry, without the Open Settings it had.
+    data = tmp_path / "data"
+    with ScriptedLLMServer(models=MODELS) as server:
+        win = make_window(server.base_url, chat_model="ghost", data_dir=data, reopen_last=True)
+        server.queue(Status(404, {"error": {"message": "model 'ghost' not found"}}))
+        assert qloop.run(ask_and_wait(win, "hello?")) == "error"
+        shown = _error_buttons(win)
+        assert shown == ["Choose a model…", "Open Settings", "Retry"]
+        chat = win.chat_id
+        win.new_chat()
+        win.open_chat(chat)
+        qloop.run(wait_until(lambda: not win.loading and win.view.answers()))
+        assert _error_buttons(win) == shown
+        win.close()
+        again = make_window(server.base_url, chat_model="ghost", data_dir=data, reopen_last=True)
+        qloop.run(wait_until(lambda: again.chat_id == chat and not again.loading and again.view.answers()))
+        assert _error_buttons(again) == shown
+        again.view.answers()[-1].settings_button.click()
+        dialog = again.findChild(SettingsDialog)
+        assert dialog is not None and dialog.isVisible()
+        dialog.reject()

@@ -178,3 +178,16 @@ def test_a_window_made_800_wide_with_the_panel_open_is_800_wide(make_window, ser
     win.kb_dock.hide()
     qloop.run(wait_until(lambda: win.sidebar.isVisible()))
     assert win.width() == 800
+
+
+def test_ctrl_b_beside_the_docked_panel_widens_the_window_within_the_screen(make_window, server, qloop):
+    # With room on the screen the window widens for the list, as before, and the panel stays.
+    win = make_window(server.base_url)
+    screen = win.screen().availableGeometry()
+    win.resize(750, 700)
+    qloop.run(wait_until(lambda: win.width() == 750))
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: win.kb_dock.isVisible() and not win.sidebar.isVisible()))
+    win.menus.show_sidebar.trigger()  # Ctrl+B
+    qloop.run(wait_until(lambda: win.sidebar.isVisible() and win.width() > 750))
+    assert win.kb_dock.isVisible() and screen.contains(win.frameGeometry()), (win.frameGeometry(), screen)

@@ -82,3 +82,31 @@ def test_a_save_that_keeps_the_address_leaves_what_try_again_found(make_window, 
         assert win.apply_settings(win.settings.replace(base_url=dead))
         qloop.run(wait_until(lambda: "did not answer" in panel.status.text()))
         assert dead in panel.status.text()
+
+
+def test_on_a_first_start_the_status_bar_names_the_server_the_page_found(make_window, qloop):
+    # The page said "LM Studio is running at …:58673, but has no chat model yet" while the status bar said
+    # "Server: 127.0.0.1:11434 · unreachable" in red: it checked the address the first run started with.
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as studio:
+        def probe():
+            return probe_servers((KnownServer("LM Studio", _port(studio)),))
+
+        first = f"http://127.0.0.1:{free_port()}/v1"  # (the default address, on a real first start)
+        win = make_window(first, probe=probe, chat_model="")
+        win.welcome.first_run()
+        qloop.run(wait_until(lambda: "is running" in win.welcome.panel.intro.text()
+                             if win.welcome.panel else False))
+        qloop.run(wait_until(lambda: win.status.reach.text() == "no chat models"))
+        assert win.status.server.text() == f"Server: {studio.base_url}" and win.status.state == "warn"
+        assert "nomic-embed-text" in win.status.reason
+        assert win.welcome.visible()  # the page stays, with how to get a chat model
+        assert f"LM Studio is running at {studio.base_url}" in win.welcome.panel.intro.text()
+        assert not win.notice_bar.isVisible()  # the page says it: not said twice
+        keep_picture(win, "first_start_no_chat_model.png")
+        assert win.settings["base_url"] == first  # nothing saved until it has a chat model
+
+        studio.models.append("qwen2.5-7b-instruct")  # loaded meanwhile
+        win.welcome._again.timeout.emit()  # the check every 10 s
+        qloop.run(wait_until(lambda: not win.welcome.visible() and win.status.state == "ok"))
+        assert win.settings["base_url"] == studio.base_url and win.settings["chat_model"] == "qwen2.5-7b-instruct"
+        assert win.status.server.text() == f"Server: {studio.base_url}"

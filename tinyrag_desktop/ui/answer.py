@@ -18,14 +18,15 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
 from ..engine.errors import NO_SUCH_MODEL
-from ..tool_words import settings_tab, window_words
+from ..tool_words import window_words
 from .access import announce as tell_reader
 from .answer_cuts import Run
 from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
-from .error_box import ENTER_ADDRESS, OPEN_SETTINGS, SERVER_HELP, ErrorBox, model_button_words, no_server
+from .error_box import (ENTER_ADDRESS, OPEN_SETTINGS, SERVER_HELP, ErrorBox, error_settings_tab, model_button_words,
+                        no_server)
 from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
@@ -429,7 +430,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
-        self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
+        # "check the Server URL in Settings": a button to go there (also from the words stored, once reopened)
+        self._settings_tab = error_settings_tab(message)
         message = model_button_words(message)  # "Choose one of those to use instead": the button beside it does
         self._writing.drop()
         self._arrived()

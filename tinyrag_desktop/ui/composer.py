@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 
 _MIN_LINES, _MAX_LINES = 2, 10
 DRAFTS_FILE = "drafts.json"  # in the data folder: what was typed and not sent, by chat ("" a new chat)
+# Its entry (no chat's id) for the drafts that rewrite their chat's last question (↑): by chat, that question's
+# stored id. An older version passes it over (not words), and keeps the drafts as ordinary ones.
+EDITS_KEY = "(editing)"
 DRAFT_SAVE_MS = 1000  # written this long after typing stops
 # The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
 NEW_LINE = "Shift+Enter for a new line"  # the one wording, here and in the empty chat's hint (chat_view)
@@ -48,6 +51,7 @@ class Composer(QPlainTextEdit):
         self.textChanged.connect(self._align)
         self._drafts: dict[str | None, str] = {}  # by chat (None: a new chat), the words typed, not sent
         self._chat: str | None = None  # the chat whose draft is in the box
+        self._edits: dict[str, int] = {}  # by chat, the stored id of the last question its draft rewrites (↑)
         self._drafts_file: Path | None = None
         self._written: dict[str, str] = {}  # what the file holds: a draft not in it is lost at close
         self._remember: Callable[[str | None], None] | None = None
@@ -72,6 +76,10 @@ class Composer(QPlainTextEdit):
             self._written = {chat: text for chat, text in kept.items()
                              if isinstance(chat, str) and isinstance(text, str) and text.strip()}
             self._drafts.update({(chat or None): text for chat, text in self._written.items()})
+            edits = kept.get(EDITS_KEY)
+            if isinstance(edits, dict):
+                self._edits.update({chat: question for chat, question in edits.items()
+                                    if chat in self._written and type(question) is int})
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(DRAFT_SAVE_MS)
@@ -102,8 +110,10 @@ class Composer(QPlainTextEdit):
         if self._drafts_file is None:
             return None
         drafts = self._all_drafts()
+        edits = {chat: question for chat, question in self._edits.items() if chat in drafts}
         try:
-            write_whole(self._drafts_file, json.dumps(drafts, ensure_ascii=False), private=True)
+            write_whole(self._drafts_file, json.dumps({**drafts, EDITS_KEY: edits} if edits else drafts,
+                                                      ensure_ascii=False), private=True)
         except OSError as exc:  # a full disk: the drafts are still in the window (the window asks at close)
             log.warning("could not keep the drafts in %s: %s", self._drafts_file, exc)
             return exc
@@ -130,6 +140,19 @@ class Composer(QPlainTextEdit):
         self.moveCursor(QTextCursor.MoveOperation.End)
         if self._remember is not None:
             self._remember(opening)
+
+    def edit(self, chat_id: str, question_id: int | None) -> None:
+        """The draft of ``chat_id`` rewrites its last question, stored as ``question_id`` (None: no longer):
+        kept with the draft, in the file too, so that a restart resumes the edit (it came back as an
+        ordinary draft, and Enter asked it as a new question under the old one)."""
+        if question_id is None:
+            self._edits.pop(chat_id, None)
+        else:
+            self._edits[chat_id] = question_id
+
+    def edited(self, chat_id: str) -> int | None:
+        """The stored id of the question the draft of ``chat_id`` rewrites (see ``edit``), if it does."""
+        return self._edits.get(chat_id)
 
     def set_editing(self, words: str) -> None:
         """While the last question is edited in the box, a screen reader is told ``words`` (what Enter and Esc

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButt
 
 from ..engine.errors import CHOOSE_ANOTHER
 from ..engine.llm import START_HINT
-from ..tool_words import window_words
+from ..tool_words import settings_tab, window_words
 from .enter_presses import enter_presses
 from .theme import colors
 
@@ -29,11 +29,22 @@ def no_server(message: str) -> bool:
     return window_words(START_HINT) in message
 
 
+# What an error beside its "Choose a model…" button says in place of CHOOSE_ANOTHER
+_CHOOSE_BESIDE = "Choose one of those to use instead."
+
+
 def model_button_words(text: str) -> str:
     """``text`` (already in the window's words) as an error beside its "Choose a model…" button says it:
     "Choose one in Settings." sent the user away from the button next to the words (the command line keeps
     them)."""
-    return text.replace(window_words(CHOOSE_ANOTHER), "Choose one of those to use instead.")
+    return text.replace(window_words(CHOOSE_ANOTHER), _CHOOSE_BESIDE)
+
+
+def error_settings_tab(text: str) -> str | None:
+    """The Settings tab an error's remedy is on (tool_words.settings_tab), from its words as they came or as
+    shown beside "Choose a model…" (model_button_words), which is how an answer's error is stored: reopened,
+    a missing model's error lost its Open Settings button, its "in Settings" replaced."""
+    return settings_tab(text.replace(_CHOOSE_BESIDE, window_words(CHOOSE_ANOTHER)))
 
 
 class ErrorBox(QFrame):

@@ -52,7 +52,7 @@ from .notice_bar import NoticeBar
 from .plain_text import plain_tip
 from .recolour import cover_view, recolour_chat
 from .platform_start import quiet_font_warnings
-from .screen_fit import fitted
+from .screen_fit import fitted, free_area
 from .settings_dialog import SettingsDialog
 from .settings_fields import label_for
 from .settings_watch import SettingsWatch, followed_words
@@ -152,6 +152,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.close_questions = (self.busy_at_close, self.drafts_at_close)  # asked in this order as it closes
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
+        self._list_shown_last = False  # the chats list was shown by hand after the knowledge panel was opened
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
         # Letters typed in the chats list or the persona box go to the message box (see eventFilter).
         self.sidebar.list.installEventFilter(self)
@@ -304,7 +305,6 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         wl.addWidget(box)
         col.addWidget(wrap)
         self._editing = False  # the composer holds the last question, to be sent in its place
-        self._edits: dict[str, int] = {}  # chats left while their last question was edited: its stored id
         self.composer.editLastRequested.connect(self.edit_last_question)
         self.composer.escaped.connect(self.cancel_edit)
 
@@ -340,6 +340,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             if self.sidebar.isVisible() and not getattr(self, "_narrow", True):  # True: being built
                 need -= self.sidebar.minimumWidth() + self.splitter.handleWidth()
             need = max(MIN_WIDTH, need)
+            if need > self.minimumWidth() and self._pane_gives_way(need):
+                return handled  # the next layout request, without it, asks less
             # Raised at once, lowered between answers: the last answer's Regenerate, hidden as the next answer
             # starts and shown as it ends, took the minimum down and up again at every answer (each time new
             # size hints for the window manager). The knowledge panel closed or the list hidden lowers it at
@@ -351,6 +353,23 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
                 self._minimum_panes = panes
             self._fit_sidebar()  # an answer wider than the chat's room beside the list folds it too
         return handled
+
+    def _pane_gives_way(self, need: int) -> bool:
+        """The chats list shown by hand (Ctrl+B) beside the chat and the docked knowledge panel, where the screen
+        has no room for a window ``need`` pixels wide: the one shown first gives way rather than the window
+        widening past the screen's edge (at 200 % Ctrl+B made it 1,640 px on a 1,600 px screen, the panel's
+        Delete button and columns cut off). The panel closes, and the status bar says so; or the list folds, as
+        opening the panel folds it. True when one did."""
+        frame = self.frameGeometry().width() - self.width()
+        if self._panes_shown() != (True, True) or not self._narrow or need + frame <= free_area(self).width():
+            return False
+        if not self._list_shown_last:
+            self._fold_list()
+            return True
+        self.kb_dock.hide()
+        # short: the server's state beside it leaves it little room in a window as narrow as this one
+        self.statusBar().showMessage("The knowledge base panel was closed to make room for the chats list.", 10000)
+        return True
 
     def _panes_shown(self) -> tuple[bool, bool]:
         """Whether the knowledge panel takes room in the window (docked and shown), and the chats list."""
@@ -389,20 +408,25 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             return
         self._narrow = narrow
         if narrow and self.menus.show_sidebar.isChecked():
-            self._sidebar_folded = True
-            self.menus.show_sidebar.setChecked(False)
-            self.sidebar.hide()
-            # The window's layout kept counting the list until the splitter's own layout request came: the
-            # knowledge panel opened at 18 pt on a 1,024 px screen folded it, and the window's minimum width,
-            # taken with the list still in it, widened the window to 1,155 px, which it kept.
-            self.splitter.updateGeometry()
+            self._fold_list()
         elif not narrow and self._sidebar_folded:
             self._sidebar_folded = False
             self.menus.show_sidebar.setChecked(True)
             self.sidebar.show()
 
-    def _sidebar_chosen(self, _on: bool) -> None:
+    def _fold_list(self) -> None:
+        """Fold the chats list away for want of room; it comes back when the window has room again."""
+        self._sidebar_folded = True
+        self.menus.show_sidebar.setChecked(False)
+        self.sidebar.hide()
+        # The window's layout kept counting the list until the splitter's own layout request came: the
+        # knowledge panel opened at 18 pt on a 1,024 px screen folded it, and the window's minimum width,
+        # taken with the list still in it, widened the window to 1,155 px, which it kept.
+        self.splitter.updateGeometry()
+
+    def _sidebar_chosen(self, on: bool) -> None:
         self._sidebar_folded = False
+        self._list_shown_last = on  # shown after the panel: where both do not fit, the panel gives way
 
     def problem(self, title: str, text: str) -> None:
         """Tell the user something failed: a message box, or, in a scripted run (``--ask``, where no one
@@ -468,6 +492,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         dock.setWidget(panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         dock.hide()
+        dock.visibilityChanged.connect(lambda shown: shown and setattr(self, "_list_shown_last", False))
         window_layout.widen_dock_when_shown(self, dock)
         full_size_buttons(dock)
         return dock
@@ -502,8 +527,9 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         """Show the server and model, and ask the server (in the background) whether it answers."""
         if self.store.closed:
             return
-        self.status.show_settings(self.settings)
-        task = self.status.start_check(self._list_models, self.settings)
+        checked = self.welcome.to_check(self.settings)  # (a first run's: the server it found, see welcome.py)
+        self.status.show_settings(checked)
+        task = self.status.start_check(self._list_models, checked)
         task.add_done_callback(lambda t: t.cancelled() or self.welcome.server_checked(self.status.state))
 
     # settings and export --------------------------------------------------------------------------

@@ -54,7 +54,8 @@ class WelcomeController:
         self._probe = probe
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
-        self._running: Any = None  # a firstrun.Attempt: the first start found it running, without a chat model
+        self._running: Any = None  # a firstrun.Attempt: found running without a chat model (by the probe)
+        self._first_address: str | None = None  # the address a first run started with (see to_check)
         self._model_notice = ""  # the "has no models yet" notice shown, until a model appears
         self._tasks: set[asyncio.Task[Any]] = set()
         # While no server answers, or it has no model yet, it is asked again now and then: one started after
@@ -86,15 +87,43 @@ class WelcomeController:
             self._asked = str(settings["base_url"])
             self._panel.say_asking(self._asked)
 
+    def to_check(self, settings: Any) -> Any:
+        """The settings a server check asks with: on a first run, while the address is still the one it started
+        with (none chosen yet), the server its search found running without a chat model in its place, so
+        the status bar names the server the page names. It said "127.0.0.1:11434 · unreachable" beside a page
+        saying LM Studio runs at 1234 without a model. Once that one has a chat model, it is saved and used."""
+        if self._running is None or str(settings["base_url"]) != self._first_address:
+            return settings
+        return settings.replace(base_url=self._running.base_url)
+
+    def _checks_waited(self) -> Any:
+        """The server found running without a chat model, when the server checks ask it (see to_check)."""
+        settings = self._win.settings
+        return self._running if self.to_check(settings) is not settings else None
+
+    def _wait_on(self, attempt: Any) -> None:
+        """The probe found ``attempt``'s server running without a chat model (None: none): the page says so,
+        and the status bar names it when the checks ask it (see to_check)."""
+        before = self.to_check(self._win.settings)["base_url"]
+        self._running = attempt
+        if self._panel is not None and hasattr(self._panel, "set_waiting_on"):
+            self._panel.set_waiting_on(attempt)
+        if self.to_check(self._win.settings)["base_url"] != before:
+            self._win.check_server()
+
     def server_checked(self, state: str) -> None:
-        """After each server check: welcome when unreachable and nothing is open, the chat otherwise."""
+        """After each server check: welcome when unreachable and nothing is open, the chat otherwise; also
+        when the server checked is the one the page says runs without a chat model yet (see to_check)."""
         win = self._win
         asked, self._asked = self._asked, None
         if asked is not None and asked == str(win.settings["base_url"]) and self._panel is not None:
             self._panel.say_checked(asked, state, win.status.reason)
-        if state == "down" and win.chat_id is None and not win.bridge.is_running():
+        waited = self._checks_waited()
+        if state == "ok" and waited is not None:  # it has a chat model now: saved, used, and the page goes
+            self._use_waited(waited, win.status.models[0])
+        elif (state == "down" or waited is not None) and win.chat_id is None and not win.bridge.is_running():
             self.show()
-        elif state in ("ok", "warn"):
+        elif state in ("ok", "warn") and waited is None:
             self.hide()
         self._say_no_models(state)
         if self._asked_again(state):
@@ -112,7 +141,8 @@ class WelcomeController:
         check finds a model (or the server changes). Said once: the checks every 10 s do not bring back a
         notice the user dismissed."""
         status = self._win.status
-        words = status.reason if state == "warn" and status.reach.text() in _NO_MODEL_WORDS else ""
+        said_on_page = self.visible() and self._checks_waited() is not None  # with how to get one: not twice
+        words = status.reason if state == "warn" and status.reach.text() in _NO_MODEL_WORDS and not said_on_page else ""
         if words == self._model_notice:
             return
         if self._model_notice:
@@ -132,12 +162,12 @@ class WelcomeController:
         the settings (an Ollama found by Try again): one GET of its models. Only the settings' address was
         asked, and a model pulled meanwhile was noticed only when Try again was pressed."""
         attempt = getattr(self._panel, "waiting_on", None)
-        settings_url = str(self._win.settings["base_url"]).rstrip("/")
-        if attempt is not None and self.visible() and attempt.base_url.rstrip("/") != settings_url:
+        checked_url = str(self.to_check(self._win.settings)["base_url"]).rstrip("/")
+        if attempt is not None and self.visible() and attempt.base_url.rstrip("/") != checked_url:
             self._spawn(self._ask_again(attempt))
 
     async def _ask_again(self, attempt: Any) -> None:
-        from ..firstrun import Found, ProbeResult, probe_url
+        from ..firstrun import probe_url
 
         try:
             now = await probe_url(attempt.base_url, name=attempt.server_name)
@@ -147,9 +177,17 @@ class WelcomeController:
         panel = self._panel
         if not now.ok or not self.visible() or panel is None or panel.busy or panel.waiting_on is not attempt:
             return
+        self._use_waited(attempt, now.models[0])
+
+    def _use_waited(self, attempt: Any, model: str) -> None:
+        """The server found running without a chat model has ``model`` now: it is used and saved."""
+        from ..firstrun import Found, ProbeResult
+
         name = "your server" if attempt.server_name == "Your server" else attempt.server_name  # as Try again
-        found = Found(attempt.base_url, now.models[0], name)
-        panel.set_probe_result(ProbeResult(found, (now,)))
+        found = Found(attempt.base_url, model, name)
+        self._running = None
+        if self._panel is not None:
+            self._panel.set_probe_result(ProbeResult(found, ()))
         self._on_found(found)
 
     def show(self) -> None:
@@ -221,8 +259,10 @@ class WelcomeController:
                                             usual())
         if mine.ok:  # with the model chosen in the settings (none: the server's default), as the user left it
             found = Found(base, str(settings["chat_model"] or ""), "Ollama" if usual_address else "your server")
+            self._wait_on(None)
             return ProbeResult(found, (mine,))
         others = tuple(a for a in result.tried if a.base_url.rstrip("/") != base)
+        self._wait_on(None if result.found else next((a for a in (mine, *others) if a.running), None))
         return ProbeResult(result.found, (mine, *others))
 
     def _on_found(self, found: Any) -> None:
@@ -269,6 +309,7 @@ class WelcomeController:
     # first run ------------------------------------------------------------------------------------
     def first_run(self) -> None:
         """Look for a local server and import the user guide, in the background."""
+        self._first_address = str(self._win.settings["base_url"])
         self._spawn(self._first_probe())
         self._spawn(self._import_guide())
 
@@ -288,10 +329,9 @@ class WelcomeController:
         if result.found is not None:
             self._use_found(result.found)
             return
-        # a server running without a chat model (an Ollama with only nomic-embed-text): said on the page
-        self._running = next((a for a in result.tried if a.running), None)
-        if self._panel is not None and hasattr(self._panel, "set_waiting_on"):
-            self._panel.set_waiting_on(self._running)
+        # a server running without a chat model (an Ollama with only nomic-embed-text): said on the page, and
+        # named by the status bar
+        self._wait_on(next((a for a in result.tried if a.running), None))
 
     async def _import_guide(self) -> None:
         try:

@@ -64,6 +64,7 @@ class AskingMixin:
         if not questions:
             return False
         self._editing = True
+        self.composer.edit(self.chat_id, self._last_question_id(self.chat_id))  # kept with the draft
         self.composer.setPlainText(questions[-1].text())
         self.composer.moveCursor(QTextCursor.MoveOperation.End)
         self.composer.setFocus()
@@ -80,15 +81,20 @@ class AskingMixin:
         """Leave editing the last question: the box is emptied, the question and its answer stay."""
         if not self._editing:
             return False
-        self._editing = False
-        self.show_edit_hint(False)
+        self._end_edit()
         self.composer.clear()
         return True
 
-    def _drop_last_exchange(self) -> bool:
-        """Remove the last question and what came after it, from the chat and the conversation."""
+    def _end_edit(self) -> None:
+        """The last question is no longer being edited: sent in its place, or the edit left with Esc."""
         self._editing = False
         self.show_edit_hint(False)
+        if self.chat_id is not None:
+            self.composer.edit(self.chat_id, None)
+
+    def _drop_last_exchange(self) -> bool:
+        """Remove the last question and what came after it, from the chat and the conversation."""
+        self._end_edit()
         questions = self.view.questions()
         last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
         if not questions:

@@ -260,21 +260,21 @@ class ChatsMixin:
             go()
 
     def _leave_edit(self) -> None:
-        """The chat left keeps the question being edited, for this session: its text goes with the chat's draft,
-        and coming back resumes the edit (see _resume_edit). Cancelled, as before, the box was emptied first
-        and the rewrite lost."""
-        if self._editing and self.chat_id is not None and (last := self._last_question_id(self.chat_id)) is not None:
-            self._edits[self.chat_id] = last
+        """The chat left keeps the question being edited: its text goes with the chat's draft, the edit with it
+        (Composer.edit, kept in the drafts file too), and coming back, or the next start, resumes the edit
+        (see _resume_edit). Cancelled, as before, the box was emptied first and the rewrite lost."""
         self._editing = False
         self.show_edit_hint(False)
 
     def _resume_edit(self, chat_id: str) -> None:
         """Back in a chat left while its last question was edited: the edit goes on, with the words typed.
         A question asked there meanwhile (or the one edited deleted): the words stay, as an ordinary draft."""
-        edited = self._edits.pop(chat_id, None)
+        edited = self.composer.edited(chat_id)
         if edited is not None and self.composer.toPlainText().strip() and edited == self._last_question_id(chat_id):
             self._editing = True
             self.show_edit_hint(True)
+        elif edited is not None:
+            self.composer.edit(chat_id, None)
 
     def _last_question_id(self, chat_id: str) -> int | None:
         """The stored id of the chat's last question."""
