@@ -14,7 +14,9 @@ A search, step by step:
    than a tenth of the chunks are left out of the SQL query (they cost the most and weigh the least);
    a question of stop words only ("what is it") is not searched (``Hits.common`` says so);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
-   common words were left out, the best 300, each given back those words' BM25 share in Python;
+   common words were left out, the best 300, each given back those words' BM25 share in Python; when
+   they come from fewer than k documents (a log of thousands of alike lines), the best three chunks of
+   each other source too (see _candidates);
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
 4. with a query vector, the BM25 ranking and the vector ranking are fused (reciprocal rank fusion);
 5. links: the same words are searched in the text around links between pages (``links_fts``): a page
@@ -40,7 +42,7 @@ import sqlite3
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
 from .errors import StoreError
@@ -81,15 +83,31 @@ _LINK_POOL = 100
 _PAGE_CHUNKS = 200
 
 # The only statements the read-only connection runs; the model's text is always a bound parameter.
-_FTS_QUERY = f"""
-WITH top AS (
-    SELECT rowid AS id, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) AS score
-    FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?
-)
+_BM25 = f"bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT})"
+_TOP_CHUNKS = """
 SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score, c.anchor, s.type
 FROM top JOIN chunks c ON c.id = top.id JOIN sources s ON s.id = c.source_id
 ORDER BY top.score
 """
+_FTS_QUERY = f"""
+WITH top AS (
+    SELECT rowid AS id, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?
+)""" + _TOP_CHUNKS
+# The best chunks of the sources not among {places} (bound to the sources found already, unused places to -1),
+# at most ? of each. Their chunks are left out by id, from the index on chunks(source_id) (a log's 25,000
+# chunks cost 15 ms of a 300,000-chunk search), before they are scored or looked up for their source (three
+# times as long). Only run when the query above finds too few sources (see _candidates).
+_OTHER_SOURCES = 100
+_OTHER_SOURCES_QUERY = f"""
+WITH matched AS (
+    SELECT rowid AS id, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ?
+    AND rowid NOT IN (SELECT id FROM chunks WHERE source_id IN ({", ".join("?" * _OTHER_SOURCES)}))
+), ranked AS (
+    SELECT matched.id, matched.score, row_number() OVER (PARTITION BY c.source_id ORDER BY matched.score) AS n
+    FROM matched JOIN chunks c ON c.id = matched.id
+), top AS (
+    SELECT id, score FROM ranked WHERE n <= ? ORDER BY score LIMIT ?
+)""" + _TOP_CHUNKS
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
 _SIZE_QUERY = "SELECT max(id) FROM chunks"
@@ -133,7 +151,7 @@ def _anchored(conn: sqlite3.Connection, query: str) -> str:
 
 
 _READABLE = re.compile(r"^(sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?)$")
-_FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
+_FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min", "row_number"})
 
 
 def _authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None) -> int:
@@ -282,9 +300,30 @@ def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
 
 
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
-    rows = conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)).fetchall()
+    return _hits(conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)))
+
+
+def _hits(rows: Iterable[tuple]) -> list[Hit]:
     return [Hit(cid, sid, title, loc, heading, text, -score, anchor, kind)
             for cid, sid, title, loc, heading, text, score, anchor, kind in rows]
+
+
+def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: int) -> list[Hit]:
+    """The chunks ranked further (search's step 2): the best ``limit`` by BM25; when those come from fewer
+    than ``k`` documents, with the best few chunks of each other source (as many as its rank adds up, see
+    _by_source), up to ``limit`` more.
+
+    A log of 100,000 identical lines, or of lines that differ only in their times, makes thousands of chunks
+    that match its words alike. They took every candidate's place, and every other source was left out of
+    the results: "narwhal" found the log alone, not the five notes that name it."""
+    hits = _fts_hits(conn, terms, limit)
+    if len(hits) < limit or len({_document_key(h) for h in hits}) >= k:
+        return hits
+    found = sorted({h.source_id for h in hits})[:_OTHER_SOURCES]
+    found += [-1] * (_OTHER_SOURCES - len(found))
+    more = _hits(conn.execute(_anchored(conn, _OTHER_SOURCES_QUERY),
+                              (match_expression(terms), *found, len(_SOURCE_DECAY), limit)))
+    return sorted(hits + more, key=lambda h: h.score, reverse=True)
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
@@ -561,7 +600,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
+    fts = _candidates(conn, terms, pool * _COMMON_POOL if pruned.common else pool, k) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
