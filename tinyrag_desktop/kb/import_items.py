@@ -286,12 +286,26 @@ def _tool_folder(parent: str, name: str) -> str:
             (m for m in _PROJECT_MARKS if os.path.isfile(os.path.join(parent, m))), None)):
         return f"a build folder ({name}, beside {mark}): what a build made, not documents"
     try:
-        with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
-            if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
-                return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
+        if _sample(Path(folder, "CACHEDIR.TAG"), len(_CACHE_TAG)) == _CACHE_TAG:
+            return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
     except OSError:
         pass
     return ""
+
+
+def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
+    """The first ``size`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
+    files this way: a named pipe waited for a writer forever on open, and /proc/kmsg waits for the kernel's next
+    message on read (``kb add /proc`` hung); each raises OSError instead, with a reason."""
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)")
+        return os.read(fd, size)
+    except BlockingIOError:
+        raise OSError(errno.EAGAIN, "it has nothing to read until the system writes to it") from None
+    finally:
+        os.close(fd)
 
 
 def _other_host(text: str) -> str:
@@ -434,9 +448,10 @@ def _not_importable(file: Path) -> str:
         return why
     if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
         # Without an extension a folder's programs and data files look like "README": only text is taken.
+        if file.stat().st_size == 0:  # as the import says of it; not read: /proc's files all say 0 bytes
+            return "the file is empty"
         try:
-            with open(file, "rb") as handle:
-                found = sniff(with_utf16_bom(handle.read(SAMPLE_BYTES)))
+            found = sniff(with_utf16_bom(_sample(file)))
         except OSError as exc:
             return f"could not be read ({exc.strerror or exc.__class__.__name__})"
         if found not in (None, "pdf"):
@@ -454,11 +469,10 @@ def _generated(file: Path) -> str:
     if ".min." in file.name.lower():
         return "a minified file (.min.): a program's compressed copy, not written to be read"
     try:
-        with open(file, "rb") as handle:
-            sample = handle.read(SAMPLE_BYTES)
+        start = _sample(file)
     except OSError:
         return ""  # the import says why it cannot be read
-    if max(map(len, sample.split(b"\n")), default=0) >= _GENERATED_LINE:
+    if max(map(len, start.split(b"\n")), default=0) >= _GENERATED_LINE:
         return (f"a generated or minified file (a line of {_GENERATED_LINE:,} characters or more), not written "
                 "to be read; add the file by itself to import it")
     return ""
