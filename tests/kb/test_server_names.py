@@ -79,3 +79,8 @@ def test_a_redirect_to_a_bad_server_name_is_said_in_words():
 def test_an_address_behind_an_invisible_character_says_so():
     problem = web_address_problem("\u202ehttp://example.org/")
     assert problem.startswith("Not a valid web address: it holds an invisible character (U+202E)")
+
+
+def test_kb_add_of_an_address_behind_an_invisible_character_says_so(tmp_path, capsys):
+    code, _, err = run_main(capsys, "add", "\u202ehttp://example.org/", "--data-dir", str(tmp_path / "data"))
+    assert code == 1 and "holds an invisible character, U+202E: type it again" in err

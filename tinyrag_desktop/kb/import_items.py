@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+from ..hidden_text import first_hidden
 from ..natural_order import natural_key
 from ..paths import UnknownHome, expand_home
 from .code_files import CODE_TYPES, LOCK_FILES
@@ -106,6 +107,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     """
     out: list[ImportItem] = []
     taken: dict[str, str] = {}  # each file once, however many links or folders lead to it: by which path
+    named_files = _named_files(items)  # a hidden file named beside its folder is wanted: not "skipped" there
 
     def add(file: str, name: str, in_folder: bool = True, found: str = "") -> None:
         """Take ``file`` (a real path), found as ``found`` (a link to it, or itself), named ``name``."""
@@ -158,10 +160,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             report.skipped.append(Failure(_shown(str(path)), DATA_COPY))
             continue
         seen: set[str] = set()
-        before = len(out)
+        before, failed = len(out), len(report.failed)
 
         def unreadable(exc: OSError) -> None:
-            report.skipped.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
+            # the folder named itself: failed, as a file named is, and said once (not "no supported files" too)
+            said = report.failed if exc.filename == str(path) else report.skipped
+            said.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
 
         for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
             real = os.path.realpath(root)
@@ -207,6 +211,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                         resolved = str(file.resolve())
                 except OSError as exc:  # one file, not the whole import: said with its reason, and passed by
                     reason = _unreadable(file, exc)
+                if reason == "hidden file" and named_files and os.path.realpath(file) in named_files:
+                    continue  # imported as named
                 if reason:
                     report.skipped.append(Failure(_shown(str(file)), reason))
                     gone = _gone_link(file) if walked is not None else None
@@ -214,9 +220,15 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                         walked.add(os.path.join(gone, ""))  # are gone too
                 else:
                     add(resolved, file.name, found=str(file))
-        if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
+        if len(out) == before and len(report.failed) == failed:  # say why nothing happened, not a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+def _named_files(items: Sequence[ImportItem]) -> frozenset[str]:
+    """The real paths of the files among ``items`` (not folders)."""
+    paths = [expand_home(i.value, keep_unknown=True) for i in items if i.kind == "path" and i.value.strip()]
+    return frozenset(os.path.realpath(p) for p in paths if os.path.isfile(p))
 
 
 def _taken_already(found: str, real: str, by: str) -> str:
@@ -351,6 +363,8 @@ def _missing(value: str) -> str:
     if value == "-":
         return ("\"-\" (standard input) is not read by kb add: save what a command prints to a file "
                 "(… > notes.txt) and import that")
+    if hidden := first_hidden(value):  # "\u202ehttp://…" copied from a page: no address, no file either
+        return f"no such file or folder (what was named holds an invisible character, {hidden}: type it again)"
     host = value.split("/", 1)[0]
     address = typed_address(value)
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
