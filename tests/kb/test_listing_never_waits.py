@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tinyrag_desktop.kb import Importer, open_store
 from tinyrag_desktop.kb.import_items import ImportItem, expand
 from tinyrag_desktop.kb.import_report import ImportReport
 
@@ -57,3 +58,30 @@ def test_a_file_that_says_0_bytes_is_not_read_to_tell_its_kind(tmp_path):
     assert [i.value for i in todo] == [str(folder / "notes.md")]
     skipped = {Path(f.location).name: f.reason for f in report.skipped}
     assert skipped == {"EMPTY": "the file is empty", "kmsg": "the file is empty"}
+
+
+def test_cancel_ends_the_listing_of_a_folder_too(tmp_path, data_dir):
+    # Cancel in the panel while "Listing what to import…" waited for the whole folder to be listed (/usr: 9 s),
+    # then left out each of its files by name
+    folder = tmp_path / "docs"
+    for n in range(30):
+        (folder / f"part{n}").mkdir(parents=True)
+        (folder / f"part{n}" / "note.md").write_text(NOTE)
+        (folder / f"part{n}" / ".hidden").write_text("a hidden file, said skipped when its folder is listed\n")
+    cancel = threading.Event()
+    listed: list[str] = []
+
+    def spelled(path: str) -> str:  # called for each file the listing takes: Cancel is clicked at the first
+        listed.append(path)
+        cancel.set()
+        return path
+
+    with open_store(data_dir) as kb:
+        importer = Importer(kb, cancel=cancel)
+        report = ImportReport()
+        expand([ImportItem("path", str(folder))], report, spelled=spelled, stop=cancel.is_set)
+        assert len(listed) == 1 and len(report.skipped) <= 1  # no further folder looked into
+        cancel.set()
+        report = importer.run([str(folder)])
+    assert report.cancelled and report.left_out == [str(folder)] and not report.skipped
+    assert "cancelled: docs not imported" in report.summary()

@@ -89,7 +89,8 @@ def _attributes(entry: os.DirEntry) -> int:
 
 
 def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
-           own: str = "", spelled: Callable[[str], str] | None = None) -> list[ImportItem]:
+           own: str = "", spelled: Callable[[str], str] | None = None,
+           stop: Callable[[], bool] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
 
     ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
@@ -103,7 +104,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     the real path (ending in a separator) of each folder looked into, and of what each broken link in them
     led to: the files found there are stored under those paths, which a linked folder's are not below the
     folder's own (see ingest.Importer._remove_deleted). ``spelled`` gives each file's path as it is known
-    already, in other letters on a case-insensitive disk (path_case.py).
+    already, in other letters on a case-insensitive disk (path_case.py). When ``stop()`` turns true (Cancel),
+    the listing ends at the next folder: /usr took 9 s.
     """
     out: list[ImportItem] = []
     taken: dict[str, str] = {}  # each file once, however many links or folders lead to it: by which path
@@ -168,6 +170,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             said.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
 
         for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
+            if stop is not None and stop():
+                return out
             real = os.path.realpath(root)
             if real in seen:
                 report.skipped.append(Failure(root, "a link to a folder already imported"))
