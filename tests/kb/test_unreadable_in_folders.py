@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.permissions import REPO, as_a_user
+from tests.permissions import REPO, as_a_user, owned_by_the_user
 from tinyrag_desktop.kb import Importer, open_store
 
 
@@ -54,9 +54,7 @@ def test_a_folder_named_that_this_user_may_not_read_fails_once():
         folder = top / "c14"
         folder.mkdir()
         (folder / "note.md").write_text("# Herons\n\nHerons wade in the shallows.\n", encoding="utf-8")
-        if os.geteuid() == 0:
-            for path in (top, *top.rglob("*")):
-                shutil.chown(path, 65534, 65534)
+        owned_by_the_user(top)
         folder.chmod(0)
         env = {**os.environ, "HOME": str(top), "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
         done = subprocess.run(as_a_user([sys.executable, "-m", "tinyrag_desktop", "kb", "add", str(folder),

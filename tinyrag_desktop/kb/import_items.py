@@ -316,7 +316,7 @@ def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)")
+            raise OSError(errno.EINVAL, "not a regular file")
         return os.read(fd, size)
     except BlockingIOError:
         raise OSError(errno.EAGAIN, "it has nothing to read until the system writes to it") from None
