@@ -98,6 +98,7 @@ def _file_item(url: QUrl) -> ImportItem:
 
 
 def _elsewhere(url: QUrl) -> bool:
+    """Whether the file:// ``url`` names another computer (file://server/…), not this one."""
     return url.host().lower() not in ("", "localhost")
 
 
