@@ -35,3 +35,10 @@ def _nobody_can_import() -> bool:
     probe = subprocess.run([*_NOBODY, sys.executable, "-c", "import tinyrag_desktop"], env=env, cwd="/",
                            capture_output=True, timeout=60)
     return probe.returncode == 0
+
+
+def owned_by_the_user(top: Path) -> None:
+    """``top`` and all below it given to the user as_a_user runs commands as (nobody, when this is root)."""
+    if os.geteuid() == 0:
+        for path in (top, *top.rglob("*")):
+            shutil.chown(path, 65534, 65534)

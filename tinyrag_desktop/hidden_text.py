@@ -31,6 +31,11 @@ def mark(ch: str) -> str:
     return f"‹U+{ord(ch):04X}›"
 
 
+def first_hidden(text: str) -> str:
+    """The first character in ``text`` that does not show as itself, as "U+202E"; "" when there is none."""
+    return next((f"U+{ord(ch):04X}" for ch in text if unicodedata.category(ch) in _HIDDEN), "")
+
+
 def marked(text: str) -> str:
     """``text`` with each character that does not show as itself as a mark (line breaks and tabs kept)."""
     return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)

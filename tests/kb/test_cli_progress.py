@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -134,3 +135,34 @@ def test_kb_add_progress_writes_a_line_per_source_to_a_log(tmp_path: Path, capsy
     assert code == 0, err
     assert [line for line in err.splitlines() if line.startswith("[")] == [
         f"[{n + 1}/5] {docs / f'note{n}.txt'}" for n in range(5)]
+
+
+def test_kb_add_progress_says_it_lists_a_folder_before_its_first_source(tmp_path: Path, capsys) -> None:
+    # /usr took 9 s to list with nothing said; the Knowledge panel said "Listing what to import…" meanwhile
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "note.txt").write_text("a note about gardening\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "add", "--progress", "--data-dir", str(tmp_path / "data"), str(docs))
+    assert code == 0, err
+    assert err.splitlines()[:2] == ["Listing what to import…", f"[1/1] {docs / 'note.txt'}"]
+    code, _, err = run_main(capsys, "add", "--progress", "--data-dir", str(tmp_path / "data"), str(docs / "note.txt"))
+    assert err.splitlines() == [f"[1/1] {docs / 'note.txt'}"]  # a file named by itself is listed at once
+    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), str(docs))
+    assert "Listing" not in err  # in a log without --progress: as the progress lines, not said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+@pytest.mark.parametrize("files", [["note.txt"], [".hidden.txt"]])  # the second: nothing to read after listing
+def test_kb_add_on_a_terminal_says_it_lists_a_folder_then_overwrites_that(tmp_path: Path, files: list[str]) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in files:
+        (docs / name).write_text("a note about gardening\n", encoding="utf-8")
+    master, slave = os.openpty()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "TERM": "xterm", "COLUMNS": "100"}
+    subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "add", "--data-dir", str(tmp_path / "data"),
+                    str(docs)], stderr=slave, stdout=subprocess.DEVNULL, env=env, timeout=120, check=False)
+    os.close(slave)
+    written = read_to_end(master).decode("utf-8").replace("\r\n", "\n")
+    assert written.startswith("\rListing what to import…\r")
+    assert not any("Listing" in row for row in _screen(written))  # overwritten by what came next

@@ -297,3 +297,30 @@ def test_passages_of_code_hold_each_line_of_the_file_once(text: str, language: s
     doc = read_code(text.encode(), name)
     chunks = chunk_document(doc, size)
     assert _lines("\n".join(c.text for c in chunks)) == _lines(text)
+
+
+@pytest.mark.parametrize("declaration, source, meant", [
+    # Latin-9's ¤ byte is €: read as guessed (Windows-1252) it was ¤
+    (b"# -*- coding: iso-8859-15 -*-\n", b"PRICE = '10 \xa4'  # caf\xe9 prices\n", "PRICE = '10 €'  # café prices"),
+    # a few letters: "its encoding was guessed, read as Latin-1", of a file that says so
+    (b"# -*- coding: latin-1 -*-\n", b"LETTERS = '\xe6\xf8\xe5'\n", "LETTERS = 'æøå'"),
+])
+def test_a_python_file_is_read_in_the_encoding_its_coding_comment_names(tmp_path, data_dir, declaration, source,
+                                                                        meant):
+    # PEP 263: not guessed, and no note "its encoding was guessed, read as Windows-1252" of a file that said it
+    (tmp_path / "prices.py").write_bytes(declaration + b"\n" + source)
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(tmp_path / "prices.py")])
+    text = "\n".join(hit.text for hit in search(data_dir, "prices OR letters", 5))
+    assert report.added and not report.notes, report.notes
+    assert meant in text
+
+
+def test_a_coding_comment_below_code_or_naming_no_encoding_is_not_taken():
+    from tinyrag_desktop.kb.code_files import python_encoding
+
+    assert python_encoding(b"import os\n# coding: latin-1\n") is None  # Python reads lines 1 and 2 only after #
+    assert python_encoding(b"# coding: klingon\nx = 1\n") is None
+    assert python_encoding(b"# coding: utf8\n") is None  # UTF-8: read as any file is
+    assert python_encoding(b"\n# -*- coding: cp1251 -*-\n") == "cp1251"
+    assert python_encoding(b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n") == "iso8859-1"

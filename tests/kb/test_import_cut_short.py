@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.kb.cli_run import run_main
 from tests.kb.test_crash_and_tool import _IMPORT_SCRIPT, _committed
 from tinyrag_desktop.kb import Importer, open_store
@@ -86,3 +88,18 @@ def test_a_mark_nested_past_reading_is_passed_over(tmp_path):
     # 100,000 "[" in a mark ended the window's start in a RecursionError, as in thinking-models.json
     (tmp_path / f"import-1{SUFFIX}").write_text("[" * 100_000)
     assert cut_short(tmp_path) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_the_mark_of_an_import_is_for_the_user_alone_as_the_knowledge_base_is(tmp_path, data_dir):
+    # it names what is being imported (folders, web addresses); it was 0644 beside a 0600 knowledge.db
+    note = tmp_path / "note.md"
+    note.write_text("# Otters\n\nOtters hold hands as they sleep.\n", encoding="utf-8")
+    modes: list[int] = []
+    with open_store(data_dir) as kb:
+        def progressed(progress) -> None:
+            modes.extend(path.stat().st_mode & 0o777 for path in data_dir.glob(f"*{SUFFIX}"))
+
+        Importer(kb, on_progress=progressed).run([str(note)])
+        db_mode = kb.path.stat().st_mode & 0o777
+    assert modes and set(modes) == {0o600} and db_mode == 0o600

@@ -227,3 +227,17 @@ def test_many_sources_are_removed_in_one_go_and_leave_nothing_behind(data_dir, t
         assert len(kb.sources()) == 10 and kb.check_integrity() == []
         left = {s.location for s in kb.sources()}
     assert {h.location for h in search(data_dir, "kettle descaling schedule office", 30)} == left
+
+
+@pytest.mark.parametrize("order", ["folder first", "file first"])
+def test_a_hidden_file_named_beside_its_folder_is_imported_and_not_said_skipped(data_dir, tmp_path, order):
+    # `kb add c14 c14/.env` imported .env and listed it as "skipped: hidden file" too
+    folder = tmp_path / "c14"
+    folder.mkdir()
+    (folder / "real.md").write_text(NOTE)
+    (folder / ".env").write_text("GREETING=hello from the hidden file\n")
+    (folder / ".other").write_text("not named\n")
+    named = [str(folder), str(folder / ".env")]
+    report = _import(data_dir, named if order == "folder first" else named[::-1])
+    assert sorted(Path(p).name for p in report.added) == [".env", "real.md"]
+    assert [(Path(f.location).name, f.reason) for f in report.skipped] == [(".other", "hidden file")]

@@ -35,8 +35,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (home / "tinyrag-old" / "notes.md").write_text("# Old notes\n\nThe okapi lives in the Ituri forest.\n")
     real_expand = ingest.expand
     with monkeypatch.context() as older:  # an older version's walk: no data folder of any kind left out
-        older.setattr(ingest, "expand", lambda items, report, walked=None, own="", spelled=None:
-                      real_expand(items, report, walked, "", spelled))
+        older.setattr(ingest, "expand", lambda items, report, walked=None, own="", spelled=None, stop=None:
+                      real_expand(items, report, walked, "", spelled, stop))
         older.setattr(import_items, "is_data_folder", lambda folder: False)
         older.setattr(import_items, "data_folder_around", lambda path: "")
         with open_store(data) as kb:

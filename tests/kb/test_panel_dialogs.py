@@ -81,6 +81,34 @@ def test_the_address_box_takes_only_a_web_address_and_says_why(qtbot, panel, mon
     assert item.value == "https://example.org/guide.html"
 
 
+def test_the_address_box_refuses_a_server_name_that_cannot_be_one(qtbot, panel, monkeypatch):
+    # "http://www.ex..ample.com/" was taken, and its import failed with "unexpected error: UnicodeError: encoding
+    # with 'idna' codec failed"; an address behind U+202E was refused as "not ://."
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    monkeypatch.setattr(panel, "import_items", lambda *a, **k: pytest.fail("nothing was asked to import"))
+
+    def fill(dialog):
+        edit = dialog.findChild(QLineEdit)
+        ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        seen = []
+        for text in ("http://www.ex..ample.com/", "http://xn--/", "\u202ehttp://example.org/"):
+            edit.setText(text)
+            seen.append((ok.isEnabled(), dialog.labelText().split("\n")[1:]))
+        dialog.reject()
+        return seen
+
+    seen = _when_shown(qtbot, fill)
+    panel.ask_url()
+    assert seen == [[
+        (False, ["Not a valid web address: the name www.ex..ample.com has an empty part (two dots together, or a "
+                 "dot at its start)."]),
+        (False, ["Not a valid web address: the name xn-- is not a valid international name."]),
+        (False, ["Not a valid web address: it holds an invisible character (U+202E); type it again rather than "
+                 "copy it."]),
+    ]]
+
+
 def test_cancelling_the_address_box_imports_nothing(qtbot, panel, monkeypatch):
     monkeypatch.setattr(panel, "import_items", lambda *a, **k: pytest.fail("nothing was asked to import"))
     _when_shown(qtbot, lambda dialog: dialog.reject())

@@ -73,3 +73,19 @@ def test_a_chosen_file_whose_name_qt_could_not_read_is_found_on_disk(qtbot, pane
         panel.choose_files()
     reasons = [failure.reason for failure in blocker.args[0].failed]
     assert len(reasons) == 1 and NOT_UTF8 in reasons[0], reasons
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_dropped_link_to_another_computers_file_says_why_as_kb_add_does(qtbot, panel, as_text):
+    # the panel said "✗ notes.md: no such file or folder"; kb add explained
+    mime = QMimeData()
+    if as_text:
+        mime.setText("file://server/share/notes.md")
+    else:
+        mime.setData("text/uri-list", b"file://server/share/notes.md\r\n")
+    report = _dropped(qtbot, panel, mime)
+    reasons = [failure.reason for failure in report.failed]
+    assert len(reasons) == 1 and reasons[0].startswith(
+        "a file:// address from another computer (server) cannot be read; give the file's path instead"), reasons
+    shown = panel.status_label.text() + "\n" + panel.status_label.toolTip()
+    assert "another computer (server)" in shown and "no such file" not in shown

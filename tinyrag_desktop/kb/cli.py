@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from ..cliterm import BIDI_CONTROLS, json_line
-from .import_report import WAITING
+from .import_report import LISTING, WAITING
 from .models import hide_password
 
 log = logging.getLogger(__name__)
@@ -218,12 +218,21 @@ class _ProgressLine:
         self.printed_at: float | None = None
         self.last = None  # the latest kb.Progress: where an interrupted import was
 
+    def listing(self) -> None:
+        """Said before the first source while the folders named are listed, as the Knowledge panel says it: /usr
+        took 9 s, with nothing on the screen."""
+        if self.tty:
+            self._overwrite(LISTING)
+        elif self.every_source:
+            self.stream.write(LISTING + "\n")
+        else:
+            return
+        self.stream.flush()
+
     def __call__(self, progress) -> None:  # kb.Progress
         self.last = progress
         if not progress.current:
-            if self.tty:
-                self._overwrite("")
-                self.stream.write("\r")  # back to the start of the blanked line, where the summary goes
+            self.blank()
             return
         count = f"[{progress.number}/{progress.total}] "
         if self.tty:
@@ -240,6 +249,13 @@ class _ProgressLine:
             self.printed_at = now
             self.stream.write(count + _printable(hide_password(progress.current)) + "\n")
         self.stream.flush()
+
+    def blank(self) -> None:
+        """On a terminal, the line blanked, the cursor at its start (where the summary goes)."""
+        if self.tty:
+            self._overwrite("")
+            self.stream.write("\r")
+            self.stream.flush()
 
     def _overwrite(self, line: str) -> None:
         """``line`` over the one before, whose end it covers with spaces. Not the ANSI erase ("\\033[K"):
@@ -297,6 +313,7 @@ def _shortened(path: str, columns: int) -> str:
 
 
 def _add(args: argparse.Namespace) -> int:
+    from ..paths import expand_home
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
     from .unfinished import cut_short
@@ -321,8 +338,13 @@ def _add(args: argparse.Namespace) -> int:
     progress = _ProgressLine(sys.stderr, every_source=args.progress)
     importer = Importer(kb, chunk_size=chunk_size, settings=ctx.settings,
                         on_progress=progress, embedder=embedder, force=args.force)
+    if any(i.kind == "path" and i.value.strip() and os.path.isdir(expand_home(i.value, keep_unknown=True))
+           for i in items):  # a folder: listing it may take seconds (a file or a web address is listed at once)
+        progress.listing()
     try:
         report = importer.run(items)
+        if progress.shown:  # it ended before any source was read ("Listing…" still there)
+            progress.blank()
     except KeyboardInterrupt:
         # Ctrl+C lands anywhere: reading a file, or storing the ones read in the last moments (which it
         # leaves out). Each source is stored whole or not at all; the report counts those committed (it said

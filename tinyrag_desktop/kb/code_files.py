@@ -10,12 +10,13 @@ Identifiers are searchable by their words: ``parse_config`` is "parse" and "conf
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from .code_split import split_code
-from .decoding import decode_text
+from .decoding import decode_text, without_nul
 from .models import Block, Document
 
 # Extension → language (a key of code_split's finders). A program's source is type "code", a
@@ -77,10 +78,35 @@ def source_language(data: bytes, name: str) -> str | None:
     return code_language(name) or script_language(data)
 
 
+# PEP 263: a Python file names an encoding other than UTF-8 in a comment on its first or second line,
+# "# -*- coding: latin-1 -*-" (the second only below a comment or a blank line, as Python reads it).
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def python_encoding(data: bytes) -> str | None:
+    """The encoding a Python file's PEP 263 comment names ("iso8859-15"), when it names one Python knows and it
+    has no byte order mark; else None (UTF-8, or a guess: see decoding.decode_text)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return None
+    for line in data.split(b"\n", 2)[:2]:
+        if found := _CODING.match(line):
+            try:
+                codec = codecs.lookup(found.group(1).decode("ascii")).name
+            except LookupError:
+                return None
+            return None if codec.startswith(("utf-8", "utf-16", "utf-32")) else codec  # UTF-16: no "#" as such
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            return None
+    return None
+
+
 def read_code(data: bytes, name: str) -> Document:
     """A program, a script or a configuration file as headings (its definitions, or sections) and code blocks."""
     language = source_language(data, name) or "text"
-    text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
+    declared = python_encoding(data) if language == "python" else None
+    # as declared, not guessed: "its encoding was guessed, read as Windows-1252" of a file that said latin-1
+    text = without_nul(data.decode(declared, errors="replace")) if declared else decode_text(data)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     blocks: list[Block] = []
     shown: tuple[str, ...] = ()
     for section in split_code(text, language):

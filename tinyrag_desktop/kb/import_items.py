@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+from ..hidden_text import first_hidden
 from ..natural_order import natural_key
 from ..paths import UnknownHome, expand_home
 from .code_files import CODE_TYPES, LOCK_FILES
@@ -88,7 +89,8 @@ def _attributes(entry: os.DirEntry) -> int:
 
 
 def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
-           own: str = "", spelled: Callable[[str], str] | None = None) -> list[ImportItem]:
+           own: str = "", spelled: Callable[[str], str] | None = None,
+           stop: Callable[[], bool] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
 
     ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
@@ -102,10 +104,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     the real path (ending in a separator) of each folder looked into, and of what each broken link in them
     led to: the files found there are stored under those paths, which a linked folder's are not below the
     folder's own (see ingest.Importer._remove_deleted). ``spelled`` gives each file's path as it is known
-    already, in other letters on a case-insensitive disk (path_case.py).
+    already, in other letters on a case-insensitive disk (path_case.py). When ``stop()`` turns true (Cancel),
+    the listing ends at the next folder: /usr took 9 s.
     """
     out: list[ImportItem] = []
     taken: dict[str, str] = {}  # each file once, however many links or folders lead to it: by which path
+    named_files = _named_files(items)  # a hidden file named beside its folder is wanted: not "skipped" there
 
     def add(file: str, name: str, in_folder: bool = True, found: str = "") -> None:
         """Take ``file`` (a real path), found as ``found`` (a link to it, or itself), named ``name``."""
@@ -158,12 +162,16 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             report.skipped.append(Failure(_shown(str(path)), DATA_COPY))
             continue
         seen: set[str] = set()
-        before = len(out)
+        before, failed = len(out), len(report.failed)
 
         def unreadable(exc: OSError) -> None:
-            report.skipped.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
+            # the folder named itself: failed, as a file named is, and said once (not "no supported files" too)
+            said = report.failed if exc.filename == str(path) else report.skipped
+            said.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
 
         for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
+            if stop is not None and stop():
+                return out
             real = os.path.realpath(root)
             if real in seen:
                 report.skipped.append(Failure(root, "a link to a folder already imported"))
@@ -207,6 +215,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                         resolved = str(file.resolve())
                 except OSError as exc:  # one file, not the whole import: said with its reason, and passed by
                     reason = _unreadable(file, exc)
+                if reason == "hidden file" and named_files and os.path.realpath(file) in named_files:
+                    continue  # imported as named
                 if reason:
                     report.skipped.append(Failure(_shown(str(file)), reason))
                     gone = _gone_link(file) if walked is not None else None
@@ -214,9 +224,15 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                         walked.add(os.path.join(gone, ""))  # are gone too
                 else:
                     add(resolved, file.name, found=str(file))
-        if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
+        if len(out) == before and len(report.failed) == failed:  # say why nothing happened, not a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+def _named_files(items: Sequence[ImportItem]) -> frozenset[str]:
+    """The real paths of the files among ``items`` (not folders)."""
+    paths = [expand_home(i.value, keep_unknown=True) for i in items if i.kind == "path" and i.value.strip()]
+    return frozenset(os.path.realpath(p) for p in paths if os.path.isfile(p))
 
 
 def _taken_already(found: str, real: str, by: str) -> str:
@@ -286,12 +302,26 @@ def _tool_folder(parent: str, name: str) -> str:
             (m for m in _PROJECT_MARKS if os.path.isfile(os.path.join(parent, m))), None)):
         return f"a build folder ({name}, beside {mark}): what a build made, not documents"
     try:
-        with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
-            if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
-                return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
+        if _sample(Path(folder, "CACHEDIR.TAG"), len(_CACHE_TAG)) == _CACHE_TAG:
+            return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
     except OSError:
         pass
     return ""
+
+
+def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
+    """The first ``size`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
+    files this way: a named pipe waited for a writer forever on open, and /proc/kmsg waits for the kernel's next
+    message on read (``kb add /proc`` hung); each raises OSError instead, with a reason."""
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return os.read(fd, size)
+    except BlockingIOError:
+        raise OSError(errno.EAGAIN, "it has nothing to read until the system writes to it") from None
+    finally:
+        os.close(fd)
 
 
 def _other_host(text: str) -> str:
@@ -337,6 +367,8 @@ def _missing(value: str) -> str:
     if value == "-":
         return ("\"-\" (standard input) is not read by kb add: save what a command prints to a file "
                 "(… > notes.txt) and import that")
+    if hidden := first_hidden(value):  # "\u202ehttp://…" copied from a page: no address, no file either
+        return f"no such file or folder (what was named holds an invisible character, {hidden}: type it again)"
     host = value.split("/", 1)[0]
     address = typed_address(value)
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
@@ -434,9 +466,10 @@ def _not_importable(file: Path) -> str:
         return why
     if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
         # Without an extension a folder's programs and data files look like "README": only text is taken.
+        if file.stat().st_size == 0:  # as the import says of it; not read: /proc's files all say 0 bytes
+            return "the file is empty"
         try:
-            with open(file, "rb") as handle:
-                found = sniff(with_utf16_bom(handle.read(SAMPLE_BYTES)))
+            found = sniff(with_utf16_bom(_sample(file)))
         except OSError as exc:
             return f"could not be read ({exc.strerror or exc.__class__.__name__})"
         if found not in (None, "pdf"):
@@ -454,11 +487,10 @@ def _generated(file: Path) -> str:
     if ".min." in file.name.lower():
         return "a minified file (.min.): a program's compressed copy, not written to be read"
     try:
-        with open(file, "rb") as handle:
-            sample = handle.read(SAMPLE_BYTES)
+        start = _sample(file)
     except OSError:
         return ""  # the import says why it cannot be read
-    if max(map(len, sample.split(b"\n")), default=0) >= _GENERATED_LINE:
+    if max(map(len, start.split(b"\n")), default=0) >= _GENERATED_LINE:
         return (f"a generated or minified file (a line of {_GENERATED_LINE:,} characters or more), not written "
                 "to be read; add the file by itself to import it")
     return ""

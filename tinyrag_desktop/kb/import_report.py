@@ -15,6 +15,8 @@ _NOTES_SAID = 2
 
 # Progress's ``current`` while a store waits for another program's write lock (see store_schema.WAIT_SAID).
 WAITING = "waiting for another program that is writing to the knowledge base…"
+# Said while the folders named are listed, before the first source is read (a large one takes seconds).
+LISTING = "Listing what to import…"
 
 
 @dataclass(frozen=True, slots=True)

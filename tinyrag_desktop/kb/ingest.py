@@ -200,7 +200,11 @@ class Importer(ImportReadingMixin):
         # "~/docs" imported after "~/Docs" on a case-insensitive disk: its files are the sources stored
         spellings = Spellings(source.location for source in self.kb.sources()) \
             if any(ignores_case(i.value) for i in parsed if i.kind == "path") else Spellings(())
-        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent), spellings.spelled)
+        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent), spellings.spelled,
+                      stop=self.cancel.is_set)
+        if self.cancel.is_set():  # while the folders were listed: none of what was named is imported
+            report.cancelled, report.left_out = True, [_shown(i.value) for i in parsed]
+            return report
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))

@@ -79,7 +79,7 @@ def stopped_by_closing(kb_path: Path, asked: Sequence[str], total: int, stored: 
 
 def _write_mark(path: Path, mark: dict) -> None:
     try:
-        write_whole(path, json.dumps(mark))
+        write_whole(path, json.dumps(mark), private=True)  # what was imported, as knowledge.db: the user's alone
     except OSError as exc:  # a full disk or a read-only folder: the import goes on without its mark
         log.debug("no import mark in %s: %s", path.parent, exc)
 

@@ -24,6 +24,8 @@ import lxml.etree
 import lxml.html
 
 from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
+from ..hidden_text import first_hidden
+from ..host_names import host_name_problem
 from ..http_clients import sync_client
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, NoText, ReadError
@@ -96,11 +98,16 @@ def normalize_url(url: str) -> str:
         raise FetchError("not a valid web address: its server name or port is wrong") from exc
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS:
-        if "://" in url:
+        if invisible := first_hidden(url):
+            raise FetchError(f"not a valid web address: it holds an invisible character ({invisible}); "
+                             "type it again rather than copy it")
+        if "://" in url and scheme:
             raise FetchError(f"only http:// and https:// addresses can be imported, not {scheme}://")
         raise FetchError("not a web address: it should start with http:// or https://")
     if not parts.hostname:
         raise FetchError("not a web address: it names no server")
+    if problem := host_name_problem(parts.hostname):
+        raise FetchError(f"not a valid web address: {problem}")
     if parts.password is not None:
         raise FetchError("the URL holds a password, which would be stored and shown in plain text; "
                          "download the page and import the file instead")
@@ -345,6 +352,9 @@ def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Cal
         raise FetchError(f"could not be downloaded: {_why_not(httpx.DecodingError(str(exc)), url)}") from None
     except httpx.InvalidURL as exc:
         raise FetchError("not a valid web address") from exc
+    except UnicodeError as exc:  # httpx followed a redirect to a name the network library cannot encode
+        raise FetchError("could not be downloaded: the page sent it on to an address whose server name is not "
+                         "valid (an empty or too long part, as in www.ex..ample.com)") from exc
     except httpx.TimeoutException as exc:
         raise FetchError("the server took too long to answer") from exc
     except httpx.HTTPError as exc:

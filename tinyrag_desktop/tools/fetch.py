@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
+from ..host_names import host_name_problem
 from .errors import ToolError
 from .netutil import USER_AGENT, client_for, describe_http_error, send_web, ungrouped
 
@@ -130,7 +131,8 @@ def check_url(raw: str) -> httpx.URL:
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise FetchError("The URL contains spaces or control characters; encode them (%20) first.")
     try:
-        urlsplit(text).port  # stricter than httpx, which takes 70000, -1, +80 and ٨٠ as ports
+        parts = urlsplit(text)
+        parts.port  # stricter than httpx, which takes 70000, -1, +80 and ٨٠ as ports
     except ValueError as exc:
         if "port" in str(exc).lower():  # "Port out of range 0-65535", "Port could not be cast to integer"
             raise FetchError(_BAD_PORT) from None
@@ -139,6 +141,8 @@ def check_url(raw: str) -> httpx.URL:
                              "brackets, and whole, as in http://[2001:db8::1]:8080/.") from None
         # "netloc 'a℀b' contains invalid characters under NFKC normalization"
         raise FetchError("The URL's server name holds characters that are not allowed in one.") from None
+    if problem := host_name_problem(parts.hostname or ""):
+        raise FetchError(f"The URL's server name is not valid: {problem}.")
     try:
         url = httpx.URL(text)
     except (httpx.InvalidURL, ValueError, TypeError) as exc:

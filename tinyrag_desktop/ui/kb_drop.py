@@ -45,7 +45,7 @@ def _read(urls: Sequence[QUrl], text: str) -> tuple[list[ImportItem], list[str]]
     if urls:
         for url in urls:
             if url.isLocalFile():
-                items.append(ImportItem("path", local_path(url)))
+                items.append(_file_item(url))
             elif url.scheme() in ("http", "https"):
                 items.append(ImportItem("url", url.toString()))
             else:
@@ -75,8 +75,10 @@ def _line_items(line: str) -> list[ImportItem] | None:
     for none of these, None for a path of nothing there."""
     if line.lower().startswith("file://"):
         url = QUrl(line)
-        return [ImportItem("path", local_path(url))] if url.isLocalFile() and os.path.lexists(local_path(url)) \
-            else None
+        if not url.isLocalFile():
+            return None
+        item = _file_item(url)
+        return [item] if _elsewhere(url) or os.path.lexists(item.value) else None
     if _looks_like_path(line):
         path = expand_home(line, keep_unknown=True)
         return [ImportItem("path", str(path))] if path.exists() else None
@@ -87,6 +89,17 @@ def _line_items(line: str) -> list[ImportItem] | None:
     # a sentence, "see https://example.org/guide (the part on tools)": its links, without the brackets and
     # full stop around them
     return [ImportItem("url", link.rstrip(".,;:!?)]}>'\"”’")) for link in _LINK.findall(line)]
+
+
+def _file_item(url: QUrl) -> ImportItem:
+    """A file:// link as the import takes it; one from another computer (file://server/share/x) as written, so
+    that the import says why it cannot be read, as ``kb add`` does (the panel said "no such file or folder")."""
+    return ImportItem.parse(url.toString()) if _elsewhere(url) else ImportItem("path", local_path(url))
+
+
+def _elsewhere(url: QUrl) -> bool:
+    """Whether the file:// ``url`` names another computer (file://server/…), not this one."""
+    return url.host().lower() not in ("", "localhost")
 
 
 def local_path(url: QUrl) -> str:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QInputDialog, QLine
 
 from ..kb import ImportItem, Importer, ImportReport, Progress, open_store
 from ..kb.embed import Embedder
-from ..kb.import_report import WAITING
+from ..kb.import_report import LISTING, WAITING
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path
 from ..kb.unfinished import stopped_by_closing
@@ -154,7 +154,7 @@ class ImportingMixin:
         self._set_busy(True)
         self.progress_bar.setAccessibleName("Import progress")
         self.progress_bar.setRange(0, 0)  # until the files are listed and counted
-        self.status_label.setText("Listing what to import…")
+        self.status_label.setText(LISTING)
         self._progress = None
         self._import = RunningImport(list(items))
         self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
