@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.protocol.test_parser import calls, invalid, parse_every_way
 from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, run, valid_block
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
+from tinyrag_desktop.protocol.block import NESTED
 
 BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
 CALC = ("calculate", "query", "1+1")
@@ -232,6 +233,59 @@ def test_rule4_a_block_after_anothers_element_is_no_nested_one_the_first_was_lef
     (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
     assert bad.raw == '<tool name="a"><query>x</query>' and "before the next <tool" in bad.reason
     assert events[-1] == TextChunk("</tool> after")
+
+
+@pytest.mark.parametrize("outer", [
+    '<tool name="echo">hi ',  # text with no element around it
+    "<tool name=echo>",  # an unquoted name
+    '<tool name="echo"><a href="u">x</a> ',  # another tag where the element should open
+])
+@pytest.mark.parametrize("gap", ["", " ", "\n"])
+def test_rule4_a_block_nested_in_one_already_invalid_is_one_invalid_block_and_nothing_runs(outer, gap) -> None:
+    # The outer block failed before the inner "<tool " came: it ended there, and the inner call ran (the
+    # window showed '<tool name="echo">hi </tool>', calculate's card between).
+    text = f"{outer}{BLOCK}{gap}</tool>"
+    events = parse_every_way(f"{text} done")
+    assert calls(events) == []
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert bad.raw == text and bad.reason.startswith("nested <tool> blocks are not supported, and ")
+    assert events[-1] == TextChunk(" done")
+
+
+@pytest.mark.parametrize("after, shown_by", [
+    ("", ""), (" and so on", " a"), ("\n\n</tool>", "\n\n"), (f" {BLOCK}", " <t"), ("\n\nMore words.", "\n\n"),
+])
+def test_rule4_a_block_after_one_abandoned_invalid_runs_once_what_follows_shows_it_no_nested_one(after, shown_by):
+    # Held while it may be nested; anything but the outer's </tool> after it (text, a blank line, another call,
+    # the stream's end) shows the outer block abandoned: it ends where it failed, and the call runs.
+    opened = f'<tool name="calculate">1+1, or rather {BLOCK}'
+    events = parse_every_way(opened + after)
+    assert calls(events)[:1] == [CALC]
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="calculate">']
+    state = XMLParseState()
+    streamed = [e for ch in opened + shown_by[:-1] for e in state.feed(ch)]
+    assert calls(streamed) == []  # held: it may yet be nested
+    streamed += state.feed(shown_by[-1:]) if shown_by else state.finish()
+    assert calls(streamed) == [CALC]
+
+
+@settings(max_examples=200, deadline=None)
+@given(outer=st.sampled_from(['<tool name="a">x ', "<tool name=a>", '<tool name="a"><a href="u">x</a>']),
+       inner=valid_block(), gap=st.sampled_from(["", " ", "\n", " \n\t"]),
+       close=st.sampled_from(["</tool>", "", " then text", "\n\n</tool>"]), tail=NOISE,
+       points=st.lists(st.integers(0, 10_000), max_size=8))
+def test_rule4_a_block_inside_an_invalid_one_runs_only_if_that_one_was_abandoned(outer, inner, gap, close, tail,
+                                                                                   points) -> None:
+    text = f"{outer}{inner[0]}{gap}{close}"
+    for pieces in ([text + tail], list(text + tail), cut(text + tail, points)):
+        events = run(pieces)
+        assert "".join(e.raw for e in events) == text + tail
+        if close == "</tool>":  # nested: one parse error, nothing run
+            assert isinstance(events[0], InvalidBlock) and events[0].raw == text
+            assert NESTED in events[0].reason
+        else:
+            assert calls(events)[:1] == [inner[1]]
+            assert isinstance(events[0], InvalidBlock) and NESTED not in events[0].reason
 
 
 # -- rule 5: no Markdown wrapping: blocks in code are text -----------------------------------------------

@@ -20,9 +20,17 @@ _WS = " \t\r\n"
 
 # Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it, another
 # tag where <query> should open) that runs on to its </tool> if one follows within _FAILED_REACH characters of
-# its start, with no other "<tool " and no blank line before it; else it ends where it failed, and the rest is
-# text again. (Prose that mentions <tool name="x"> waits so until its paragraph ends; the model and the window
-# are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# its start, with no blank line before it; else it ends where it failed, and the rest is text again. (Prose
+# that mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
+# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.) A block that
+# opens in it may be nested in it (spec rule 4): P_HELD.
+# P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
+# <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
+# P_SKIP reads a nested block, to the </tool> matching its own (_depth counts the held levels open). The
+# failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
+# block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
+# it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
+# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program).
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
 # prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
@@ -36,7 +44,7 @@ _WS = " \t\r\n"
 # 4000 characters, about 1000 tokens or 100 lines of Go, a program longer than any written inside another
 # block, and a wait of some 20 seconds at a local model's speed, not the whole answer. The depth keeps the
 # cost linear: text read again after such an end is read so at most once for each level.
-P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED = range(7)
+P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED, P_HELD = range(8)
 _FAILED_REACH = 2000
 _NESTED_REACH = 4000
 _MOST_DEPTH = 8
@@ -72,6 +80,7 @@ class BlockPhases:
     _error: str
     _fail_at: int
     _depth: int
+    _ending: bool
     _newlines: int
     _input_at: int
     _input_newlines: int
@@ -83,7 +92,7 @@ class BlockPhases:
 
     def _compact(self) -> None:
         """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
-        if self._phase in (P_TAG, P_FAILED):
+        if self._phase in (P_TAG, P_FAILED, P_HELD):
             return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
         # past its element or in a nested block, the block may yet end where that began: kept from there
         cut = self._fail_at if self._phase in (P_AFTER, P_SKIP) else self._pos
@@ -249,14 +258,55 @@ class BlockPhases:
                 return self._fail(self._fail_at, self._error or f"{NOT_CLOSED_WITH} right after </{self._param}>: "
                                   "text came first (a block holds one element, then its end tag)")
             elif phase == P_FAILED:
-                reach = min(_FAILED_REACH, self.max_block_chars) - self._base
+                reach = self._failed_reach()
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
                 if which == 1 and hit + len(CLOSE) <= reach:
                     return hit + len(CLOSE)
+                if which == 0 and hit + len(OPEN) <= reach:
+                    tag = _opens_tag(buf, hit)
+                    if tag is None:
+                        self._pos = hit
+                        return self._wait()
+                    if tag:  # perhaps nested in this one: held until what follows it shows which
+                        self._depth, self._pos, self._phase = 1, hit + len(OPEN), P_HELD
+                        continue
                 if hit >= 0 or n >= reach:
                     return self._fail(self._fail_at, self._error)
                 self._pos = max(pos, n - len(CLOSE))
-                return -1
+                return self._wait()
+            elif phase == P_HELD and self._depth == 0:  # past the held block: the failed one's </tool> next?
+                reach = self._failed_reach()
+                end = pos
+                while end < n and buf[end] in _WS:
+                    end += 1
+                if "\n\n" not in buf[pos:end]:
+                    if buf.startswith(CLOSE, end) and end + len(CLOSE) <= reach:
+                        self._error = f"{NESTED}, and {self._error}"
+                        return end + len(CLOSE)
+                    if n - end < len(CLOSE) and CLOSE.startswith(buf[end:]) and n < reach:
+                        self._pos = max(pos, end - 1)  # a line break there and one after it: a blank line
+                        return self._wait()
+                return self._fail(self._fail_at, self._error)  # abandoned: the held block is one of its own
+            elif phase == P_HELD:  # as P_SKIP reads a nested block, to the held block's own </tool>
+                reach = self._failed_reach()
+                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
+                if hit < 0 or hit + len(CLOSE) > reach:
+                    if n < reach:
+                        self._pos = max(pos, n - len(CLOSE))
+                        return self._wait()
+                    return self._fail(self._fail_at, self._error)
+                if which == 1:
+                    self._depth -= 1
+                    self._pos = hit + len(CLOSE)
+                    continue
+                tag = _opens_tag(buf, hit)
+                if tag is None:
+                    self._pos = hit
+                    return self._wait()
+                self._depth += tag
+                self._pos = hit + len(OPEN)
+                if self._depth >= _MOST_DEPTH:  # the failed block is one level more
+                    return self._fail(self._fail_at, self._error)
             else:  # P_SKIP: find the matching </tool>, counting nested openings, within reach
                 reach = min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE))
@@ -280,6 +330,15 @@ class BlockPhases:
                 self._pos = hit + len(OPEN)
                 if self._depth > _MOST_DEPTH:
                     return self._fail(self._fail_at, self._error)
+
+    def _failed_reach(self) -> int:
+        """Where in ``_buf`` a failed block's </tool> must end by (see P_FAILED and P_HELD)."""
+        reach = self._fail_at + self._base + _NESTED_REACH if self._phase == P_HELD else _FAILED_REACH
+        return min(reach, self.max_block_chars) - self._base
+
+    def _wait(self) -> int:
+        """A failed block waiting on more text: at the stream's end none comes, and it ends where it failed."""
+        return self._fail(self._fail_at, self._error) if self._ending else -1
 
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:
