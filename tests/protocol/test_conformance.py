@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.protocol.test_parser import calls, invalid, parse_every_way
 from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, run, valid_block
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
-from tinyrag_desktop.protocol.block import NESTED
+from tinyrag_desktop.protocol.block import CLOSE, NESTED
 
 BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
 CALC = ("calculate", "query", "1+1")
@@ -114,10 +114,20 @@ def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, po
     bounds = [0]
     for piece in cut(text, points):
         bounds.append(bounds[-1] + len(piece))
+    after_invalid, before = {}, None  # by each call's end: whether the block before it is an invalid one
+    for end, ev in ends(parse_all(text)):
+        if isinstance(ev, ToolCall):
+            after_invalid[end] = isinstance(before, InvalidBlock)
+        before = ev if not isinstance(ev, TextChunk) else before
     for (at, _), (end, call) in zip(seen, expected):
         assert at >= end  # never before its </tool>
         if "`" not in text[: end - len(call.raw)]:  # a backtick before it may open a code span: held till known
-            assert at == min(b for b in bounds if b >= end)
+            # after an invalid block, it may be nested in it (see P_HELD): held till what follows it shows not
+            held = after_invalid[end]
+            spaces = len(text[end:]) - len(text[end:].lstrip())
+            shown = min(len(text), end + spaces + len(CLOSE)) if held else end
+            assert end <= at <= min(b for b in bounds if b >= shown)
+            assert at == min(b for b in bounds if b >= end) or held
 
 
 # -- rule 3: strict validation ----------------------------------------------------------------------------
@@ -160,7 +170,6 @@ def test_rule3_valid_variations_are_calls(text: str, expected: tuple) -> None:
         '<tool name="calculate">compute <query>1</query></tool>',
         '<tool name="calculate"><query>1</query> done</tool>',
         '<tool name="calculate"><query>1</url></tool>',
-        '<tool name="calculate"><query>1</query ></tool>',
         '<tool name="calculate"><!-- c --><query>1</query></tool>',
         '<tool name="calculate" name="shell"><query>1</query></tool>',  # not well-formed XML
         '<tool name="calculate" id="1" id="2"><query>1</query></tool>',
@@ -173,6 +182,16 @@ def test_rule3_invalid_blocks_are_visible_text_and_never_calls(text: str) -> Non
     # Visible: every character of the input is in a TextChunk or an InvalidBlock, none is lost or hidden.
     assert "".join(e.raw for e in events if not isinstance(e, ToolCall)) == full.removesuffix(BLOCK)
     assert all(isinstance(e, TextChunk | InvalidBlock) for e in events[:-1])
+
+
+@pytest.mark.parametrize("end_tag", ["</query >", "</query\n>", "</query \t\r\n >"])
+def test_rule3_an_elements_end_tag_may_have_spaces_before_its_bracket(end_tag) -> None:
+    # XML's end tag is "</" Name S? ">": "</query >" closes the element (it was "the <query> element is not
+    # closed"). "</tool >" is still no close: the spec runs a block once "</tool>" is seen (rule 2).
+    events = parse_every_way(f'<tool name="calculate"><query>1+1{end_tag}</tool> after')
+    assert calls(events) == [CALC] and events[-1] == TextChunk(" after")
+    text = '<tool name="calculate"><query>1+1</queryx> </query x> </query</tool> after'
+    assert invalid(parse_every_way(text)) == ["the <query> element is not closed"]
 
 
 def test_rule3_an_unterminated_cdata_section_holds_to_the_end_and_runs_nothing() -> None:

@@ -33,7 +33,8 @@ def valid_block(draw):
     content = draw(CONTENT.filter(lambda s: s.strip()))
     encoded = content.replace(">", "&gt;") if draw(st.booleans()) else content
     ws = draw(st.sampled_from(["", " ", "\n"]))
-    raw = f'<tool name="{name}">{ws}<{param}>{encoded}</{param}>{ws}</tool>'
+    end_ws = draw(st.sampled_from(["", "", " ", "\n "]))  # XML allows spaces before an end tag's ">"
+    raw = f'<tool name="{name}">{ws}<{param}>{encoded}</{param}{end_ws}>{ws}</tool>'
     return raw, (name, param, content.strip())
 
 

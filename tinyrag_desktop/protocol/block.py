@@ -57,6 +57,7 @@ _OPEN_BEFORE = f"{NOT_CLOSED_WITH} before the next <tool …> block"
 SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
 _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 _MAX_START_TAG = 512
+_END_TAG_REST = re.compile(r"[ \t\r\n]*(>)?")  # after "</query"
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
 # The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
@@ -86,6 +87,10 @@ class BlockPhases:
     _input_newlines: int
     _input_end: int
     _input_end_newlines: int
+
+    def _code_before(self, end: int) -> bool:
+        """Whether the block's text before ``_buf[end]`` shows it in code, not a block (the parser's Markdown)."""
+        return False
 
     def _raw(self, end: int) -> str:
         return "".join(self._parts) + self._buf[:end]
@@ -194,11 +199,19 @@ class BlockPhases:
                     self._input_at = self._base + m.end()
                     self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
             elif phase == P_CONTENT:
-                close_inner = f"</{self._param}>"
+                close_inner = f"</{self._param}"  # and ">", spaces before it allowed (XML's ETag)
                 hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
                 if hit < 0:
                     self._pos = max(pos, n - len(close_inner) - 8)
                     return -1
+                if which == 0:
+                    end_tag = _END_TAG_REST.match(buf, hit + len(close_inner))
+                    if end_tag.group(1) is None:
+                        if end_tag.end() == n and n - hit - len(close_inner) < _MOST_SPACES:
+                            self._pos = hit  # "</query  ": a ">" may follow
+                            return -1
+                        self._pos = hit + len(close_inner)  # "</queryx>": the element's text
+                        continue
                 if which == 3:
                     self._content_parts.append(buf[self._content_start : hit])
                     self._pos = hit + 9
@@ -207,7 +220,7 @@ class BlockPhases:
                     continue
                 if which == 0:
                     self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = self._fail_at = hit + len(close_inner)
+                    self._pos = self._fail_at = end_tag.end()
                     self._phase = P_AFTER
                     self._input_end = self._base + hit
                     self._input_end_newlines = self._newlines - buf.count("\n", hit)
@@ -267,7 +280,7 @@ class BlockPhases:
                     if tag is None:
                         self._pos = hit
                         return self._wait()
-                    if tag:  # perhaps nested in this one: held until what follows it shows which
+                    if tag and not self._code_before(hit):  # perhaps nested in this one: held till known
                         self._depth, self._pos, self._phase = 1, hit + len(OPEN), P_HELD
                         continue
                 if hit >= 0 or n >= reach:
@@ -330,6 +343,19 @@ class BlockPhases:
                 self._pos = hit + len(OPEN)
                 if self._depth > _MOST_DEPTH:
                     return self._fail(self._fail_at, self._error)
+
+    def _close_begun(self) -> int:
+        """Where in ``_buf`` an end tag of the element it ends in begins ("</sou", "</source  "), as far as
+        P_CONTENT would wait on it; else ``len(_buf)``."""
+        close, buf = f"</{self._param}", self._buf
+        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES))
+        if k < 0:
+            return len(buf)
+        rest = buf[k:]
+        if f"{close}>".startswith(rest) or rest.startswith(close) and len(rest) - len(close) < _MOST_SPACES \
+                and not rest[len(close):].strip(_WS):
+            return k
+        return len(buf)
 
     def _failed_reach(self) -> int:
         """Where in ``_buf`` a failed block's </tool> must end by (see P_FAILED and P_HELD)."""

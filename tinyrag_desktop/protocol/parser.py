@@ -257,10 +257,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
         if self._phase == P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
-            close = f"</{self._param}>"
-            k = self._buf.rfind("<", max(0, len(self._buf) - len(close) + 1))
-            if k >= 0 and close.startswith(self._buf[k:]):
-                end -= len(self._buf) - k
+            begun = self._close_begun()
+            end -= len(self._buf) - begun
+            newlines -= self._buf.count("\n", begun)
         written = lines = 0
         if self._input_at >= 0 and end > self._input_at:
             written = end - self._input_at
@@ -512,6 +511,14 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._input_first = ""  # its first character, once it has come
         self._input_end = -1  # where it ends (its element closed), and the line breaks before that
         self._input_end_newlines = 0
+
+    def _code_before(self, end: int) -> bool:
+        """The block being collected is in a possible code span that a run before ``_buf[end]`` closes: no block
+        opened after that run is nested in it ("`<tool name="x">` means: <tool …>")."""
+        if not self._tentative:
+            return False
+        raw = self._raw(end)
+        return _span_close(raw, self._tentative, self._close_before(len(raw)))[0] >= 0
 
     def _close_before(self, size: int) -> int:
         """How far into the held block being collected (``size`` characters so far) a run may close its span."""
