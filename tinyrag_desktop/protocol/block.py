@@ -26,7 +26,7 @@ _WS = " \t\r\n"
 # opens in it may be nested in it (spec rule 4): P_HELD.
 # P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
 # <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
-# P_SKIP reads a nested block, to the </tool> matching its own (_depth counts the held levels open). The
+# P_SKIP reads a nested block, to the </tool> matching its own (_depth counting the failed one too). The
 # failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
 # block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
 # it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
@@ -271,7 +271,7 @@ class BlockPhases:
                 return self._fail(self._fail_at, self._error or f"{NOT_CLOSED_WITH} right after </{self._param}>: "
                                   "text came first (a block holds one element, then its end tag)")
             elif phase == P_FAILED:
-                reach = self._failed_reach()
+                reach = min(_FAILED_REACH, self.max_block_chars) - self._base
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
                 if which == 1 and hit + len(CLOSE) <= reach:
                     return hit + len(CLOSE)
@@ -281,14 +281,14 @@ class BlockPhases:
                         self._pos = hit
                         return self._wait()
                     if tag and not self._code_before(hit):  # perhaps nested in this one: held till known
-                        self._depth, self._pos, self._phase = 1, hit + len(OPEN), P_HELD
+                        self._depth, self._pos, self._phase = 2, hit + len(OPEN), P_HELD
                         continue
                 if hit >= 0 or n >= reach:
                     return self._fail(self._fail_at, self._error)
                 self._pos = max(pos, n - len(CLOSE))
                 return self._wait()
-            elif phase == P_HELD and self._depth == 0:  # past the held block: the failed one's </tool> next?
-                reach = self._failed_reach()
+            elif phase == P_HELD and self._depth == 1:  # past the held block: the failed one's </tool> next?
+                reach = self._nested_reach()
                 end = pos
                 while end < n and buf[end] in _WS:
                     end += 1
@@ -300,33 +300,13 @@ class BlockPhases:
                         self._pos = max(pos, end - 1)  # a line break there and one after it: a blank line
                         return self._wait()
                 return self._fail(self._fail_at, self._error)  # abandoned: the held block is one of its own
-            elif phase == P_HELD:  # as P_SKIP reads a nested block, to the held block's own </tool>
-                reach = self._failed_reach()
+            else:  # P_SKIP, P_HELD: find the matching </tool>, counting nested openings, within reach
+                reach = self._nested_reach()
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE))
                 if hit < 0 or hit + len(CLOSE) > reach:
                     if n < reach:
                         self._pos = max(pos, n - len(CLOSE))
                         return self._wait()
-                    return self._fail(self._fail_at, self._error)
-                if which == 1:
-                    self._depth -= 1
-                    self._pos = hit + len(CLOSE)
-                    continue
-                tag = _opens_tag(buf, hit)
-                if tag is None:
-                    self._pos = hit
-                    return self._wait()
-                self._depth += tag
-                self._pos = hit + len(OPEN)
-                if self._depth >= _MOST_DEPTH:  # the failed block is one level more
-                    return self._fail(self._fail_at, self._error)
-            else:  # P_SKIP: find the matching </tool>, counting nested openings, within reach
-                reach = min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
-                if hit < 0 or hit + len(CLOSE) > reach:
-                    if n < reach:
-                        self._pos = max(pos, n - len(CLOSE))
-                        return -1
                     # not nested after all: left open, and other blocks began
                     return self._fail(self._fail_at, _OPEN_BEFORE if self._error == NESTED else self._error)
                 if which == 1:
@@ -338,7 +318,7 @@ class BlockPhases:
                 tag = _opens_tag(buf, hit)
                 if tag is None:
                     self._pos = hit
-                    return -1
+                    return self._wait()
                 self._depth += tag
                 self._pos = hit + len(OPEN)
                 if self._depth > _MOST_DEPTH:
@@ -357,14 +337,13 @@ class BlockPhases:
             return k
         return len(buf)
 
-    def _failed_reach(self) -> int:
-        """Where in ``_buf`` a failed block's </tool> must end by (see P_FAILED and P_HELD)."""
-        reach = self._fail_at + self._base + _NESTED_REACH if self._phase == P_HELD else _FAILED_REACH
-        return min(reach, self.max_block_chars) - self._base
+    def _nested_reach(self) -> int:
+        """Where in ``_buf`` a nested or held block must end by (see P_SKIP and P_HELD)."""
+        return min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
 
     def _wait(self) -> int:
-        """A failed block waiting on more text: at the stream's end none comes, and it ends where it failed."""
-        return self._fail(self._fail_at, self._error) if self._ending else -1
+        """Waiting on more text. At the stream's end none comes: a failed block ends where it failed."""
+        return self._fail(self._fail_at, self._error) if self._ending and self._phase in (P_FAILED, P_HELD) else -1
 
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:
