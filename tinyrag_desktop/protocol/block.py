@@ -328,12 +328,13 @@ class BlockPhases:
         """Where in ``_buf`` an end tag of the element it ends in begins ("</sou", "</source  "), as far as
         P_CONTENT would wait on it; else ``len(_buf)``."""
         close, buf = f"</{self._param}", self._buf
-        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES))
-        if k < 0:
+        k = buf.rfind("<", max(0, len(buf) - len(close)))
+        if k >= 0 and close.startswith(buf[k:]):  # "</sou", "</source"
+            return k
+        if not buf or buf[-1] not in _WS:
             return len(buf)
-        rest = buf[k:]
-        if f"{close}>".startswith(rest) or rest.startswith(close) and len(rest) - len(close) < _MOST_SPACES \
-                and not rest[len(close):].strip(_WS):
+        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES + 1))  # "</source  "
+        if k >= 0 and buf.startswith(close, k) and not buf[k + len(close) :].strip(_WS):
             return k
         return len(buf)
 
