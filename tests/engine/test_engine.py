@@ -215,6 +215,18 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
                            "block") and "<tool_results>" not in note
 
 
+@pytest.mark.parametrize("outer", ['<tool name="echo">hi ', "<tool name=echo>"])
+async def test_a_call_nested_in_a_block_already_invalid_does_not_run(llm, make_engine, outer) -> None:
+    # The outer block, invalid before the inner "<tool " came, ended there: calculate ran, and the window
+    # showed '<tool name="echo">hi </tool> done' around its card (spec rule 4: nested blocks are a parse error).
+    nested = outer + block("calculate", "1+1") + "</tool>"
+    llm.queue(Stream(tokens(nested + " done", 2)), Stream(["Sorry: no tool then."]))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
+    assert visible(answer(events)).startswith(nested + " done")
+    assert nested in events[-1].transcript
+
+
 @pytest.mark.parametrize("written, where", [
     ("```xml\n" + block("echo", "hi") + "\n```", "a fenced code block"),
     ("`" + block("echo", "hi") + "`", "an inline code span (between backticks)"),

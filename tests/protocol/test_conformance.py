@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.protocol.test_parser import calls, invalid, parse_every_way
 from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, run, valid_block
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
+from tinyrag_desktop.protocol.block import NESTED
 
 BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
 CALC = ("calculate", "query", "1+1")
@@ -113,10 +114,17 @@ def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, po
     bounds = [0]
     for piece in cut(text, points):
         bounds.append(bounds[-1] + len(piece))
+    after_invalid, before = {}, None  # by each call's end: whether the block before it is an invalid one
+    for end, ev in ends(parse_all(text)):
+        if isinstance(ev, ToolCall):
+            after_invalid[end] = isinstance(before, InvalidBlock)
+        before = ev if not isinstance(ev, TextChunk) else before
     for (at, _), (end, call) in zip(seen, expected):
         assert at >= end  # never before its </tool>
         if "`" not in text[: end - len(call.raw)]:  # a backtick before it may open a code span: held till known
-            assert at == min(b for b in bounds if b >= end)
+            # after an invalid block, it may be nested in it: held till what follows shows not (see P_HELD;
+            # how long: test_parser's test_a_block_held_in_an_invalid_one_is_held_no_further_than_the_nested_reach)
+            assert at == min(b for b in bounds if b >= end) or after_invalid[end]
 
 
 # -- rule 3: strict validation ----------------------------------------------------------------------------
@@ -159,7 +167,6 @@ def test_rule3_valid_variations_are_calls(text: str, expected: tuple) -> None:
         '<tool name="calculate">compute <query>1</query></tool>',
         '<tool name="calculate"><query>1</query> done</tool>',
         '<tool name="calculate"><query>1</url></tool>',
-        '<tool name="calculate"><query>1</query ></tool>',
         '<tool name="calculate"><!-- c --><query>1</query></tool>',
         '<tool name="calculate" name="shell"><query>1</query></tool>',  # not well-formed XML
         '<tool name="calculate" id="1" id="2"><query>1</query></tool>',
@@ -172,6 +179,16 @@ def test_rule3_invalid_blocks_are_visible_text_and_never_calls(text: str) -> Non
     # Visible: every character of the input is in a TextChunk or an InvalidBlock, none is lost or hidden.
     assert "".join(e.raw for e in events if not isinstance(e, ToolCall)) == full.removesuffix(BLOCK)
     assert all(isinstance(e, TextChunk | InvalidBlock) for e in events[:-1])
+
+
+@pytest.mark.parametrize("end_tag", ["</query >", "</query\n>", "</query \t\r\n >"])
+def test_rule3_an_elements_end_tag_may_have_spaces_before_its_bracket(end_tag) -> None:
+    # XML's end tag is "</" Name S? ">": "</query >" closes the element (it was "the <query> element is not
+    # closed"). "</tool >" is still no close: the spec runs a block once "</tool>" is seen (rule 2).
+    events = parse_every_way(f'<tool name="calculate"><query>1+1{end_tag}</tool> after')
+    assert calls(events) == [CALC] and events[-1] == TextChunk(" after")
+    text = '<tool name="calculate"><query>1+1</queryx> </query x> </query</tool> after'
+    assert invalid(parse_every_way(text)) == ["the <query> element is not closed"]
 
 
 def test_rule3_an_unterminated_cdata_section_holds_to_the_end_and_runs_nothing() -> None:
@@ -232,6 +249,59 @@ def test_rule4_a_block_after_anothers_element_is_no_nested_one_the_first_was_lef
     (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
     assert bad.raw == '<tool name="a"><query>x</query>' and "before the next <tool" in bad.reason
     assert events[-1] == TextChunk("</tool> after")
+
+
+@pytest.mark.parametrize("outer", [
+    '<tool name="echo">hi ',  # text with no element around it
+    "<tool name=echo>",  # an unquoted name
+    '<tool name="echo"><a href="u">x</a> ',  # another tag where the element should open
+])
+@pytest.mark.parametrize("gap", ["", " ", "\n"])
+def test_rule4_a_block_nested_in_one_already_invalid_is_one_invalid_block_and_nothing_runs(outer, gap) -> None:
+    # The outer block failed before the inner "<tool " came: it ended there, and the inner call ran (the
+    # window showed '<tool name="echo">hi </tool>', calculate's card between).
+    text = f"{outer}{BLOCK}{gap}</tool>"
+    events = parse_every_way(f"{text} done")
+    assert calls(events) == []
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert bad.raw == text and bad.reason.startswith("nested <tool> blocks are not supported, and ")
+    assert events[-1] == TextChunk(" done")
+
+
+@pytest.mark.parametrize("after, shown_by", [
+    ("", ""), (" and so on", " a"), ("\n\n</tool>", "\n\n"), (f" {BLOCK}", " <t"), ("\n\nMore words.", "\n\n"),
+])
+def test_rule4_a_block_after_one_abandoned_invalid_runs_once_what_follows_shows_it_no_nested_one(after, shown_by):
+    # Held while it may be nested; anything but the outer's </tool> after it (text, a blank line, another call,
+    # the stream's end) shows the outer block abandoned: it ends where it failed, and the call runs.
+    opened = f'<tool name="calculate">1+1, or rather {BLOCK}'
+    events = parse_every_way(opened + after)
+    assert calls(events)[:1] == [CALC]
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="calculate">']
+    state = XMLParseState()
+    streamed = [e for ch in opened + shown_by[:-1] for e in state.feed(ch)]
+    assert calls(streamed) == []  # held: it may yet be nested
+    streamed += state.feed(shown_by[-1:]) if shown_by else state.finish()
+    assert calls(streamed) == [CALC]
+
+
+@settings(max_examples=200, deadline=None)
+@given(outer=st.sampled_from(['<tool name="a">x ', "<tool name=a>", '<tool name="a"><a href="u">x</a>']),
+       inner=valid_block(), gap=st.sampled_from(["", " ", "\n", " \n\t"]),
+       close=st.sampled_from(["</tool>", "", " then text", "\n\n</tool>"]), tail=NOISE,
+       points=st.lists(st.integers(0, 10_000), max_size=8))
+def test_rule4_a_block_inside_an_invalid_one_runs_only_if_that_one_was_abandoned(outer, inner, gap, close, tail,
+                                                                                   points) -> None:
+    text = f"{outer}{inner[0]}{gap}{close}"
+    for pieces in ([text + tail], list(text + tail), cut(text + tail, points)):
+        events = run(pieces)
+        assert "".join(e.raw for e in events) == text + tail
+        if close == "</tool>":  # nested: one parse error, nothing run
+            assert isinstance(events[0], InvalidBlock) and events[0].raw == text
+            assert NESTED in events[0].reason
+        else:
+            assert calls(events)[:1] == [inner[1]]
+            assert isinstance(events[0], InvalidBlock) and NESTED not in events[0].reason
 
 
 # -- rule 5: no Markdown wrapping: blocks in code are text -----------------------------------------------

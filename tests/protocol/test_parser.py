@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tinyrag_desktop.protocol import block as block_module
+from tinyrag_desktop.protocol.block import CLOSE
 from tinyrag_desktop.protocol import (
     InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, inside_at, parse_all,
 )
@@ -571,6 +573,43 @@ def test_a_nested_block_is_held_no_further_than_the_block_limit() -> None:
     events = state.feed(text)
     assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="a"><query>x ']
     assert calls(events) == [("b", "query", "y")]
+
+
+def _held_while_fed(text: str) -> list[int]:
+    """How many characters fed one at a time were not yet out (held) after each."""
+    state, out, held = XMLParseState(), 0, []
+    for k, ch in enumerate(text):
+        out += sum(len(e.raw) for e in state.feed(ch))
+        held.append(k + 1 - out)
+    return held
+
+
+def test_prose_that_mentions_a_start_tag_is_held_no_further_than_the_failed_reach() -> None:
+    # No element follows the tag: it may yet be a call written wrong, run on to its </tool> (see P_FAILED), so
+    # the text after it waits, but not past _FAILED_REACH characters from the tag, not to the paragraph's end.
+    start = "To call a tool, write "
+    prose = '<tool name="calculate"> followed by the expression in a query element, ' + "then more words " * 300
+    held = _held_while_fed(start + prose)
+    reach = len(start) + block_module._FAILED_REACH
+    assert max(held[: len(start)]) == 0 and held[reach - 2] == reach - 1 - len(start)  # the tag and after: held
+    assert max(held[reach + len(CLOSE) :]) == 0  # then released, and streaming at once
+    events = parse_all(start + prose)
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="calculate"> ']
+
+
+def test_a_block_held_in_an_invalid_one_is_held_no_further_than_the_nested_reach() -> None:
+    # Held while it may be nested (see P_HELD); a </tool> that never comes holds it no further than
+    # _NESTED_REACH characters past where the outer block failed.
+    opened = '<tool name="calculate">1+1, or rather <tool name="calculate"><query>1+1</query>'
+    text = opened + " which is two" * 400
+    held = _held_while_fed(text)
+    reach = len('<tool name="calculate">') + block_module._NESTED_REACH
+    assert held[reach - len(CLOSE) - 1] == reach - len(CLOSE)  # all of it held so far
+    assert max(held[reach + len(CLOSE) :]) == 0
+    events = parse_all(text)
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [
+        '<tool name="calculate">', '<tool name="calculate"><query>1+1</query>']
+    assert calls(events) == []
 
 
 def test_another_tag_where_the_element_should_open_does_not_hold_the_answer() -> None:

@@ -20,9 +20,17 @@ _WS = " \t\r\n"
 
 # Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it, another
 # tag where <query> should open) that runs on to its </tool> if one follows within _FAILED_REACH characters of
-# its start, with no other "<tool " and no blank line before it; else it ends where it failed, and the rest is
-# text again. (Prose that mentions <tool name="x"> waits so until its paragraph ends; the model and the window
-# are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# its start, with no blank line before it; else it ends where it failed, and the rest is text again. (Prose
+# that mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
+# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.) A block that
+# opens in it may be nested in it (spec rule 4): P_HELD.
+# P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
+# <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
+# P_SKIP reads a nested block, to the </tool> matching its own (_depth counting the failed one too). The
+# failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
+# block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
+# it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
+# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program).
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
 # prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
@@ -36,7 +44,7 @@ _WS = " \t\r\n"
 # 4000 characters, about 1000 tokens or 100 lines of Go, a program longer than any written inside another
 # block, and a wait of some 20 seconds at a local model's speed, not the whole answer. The depth keeps the
 # cost linear: text read again after such an end is read so at most once for each level.
-P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED = range(7)
+P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED, P_HELD = range(8)
 _FAILED_REACH = 2000
 _NESTED_REACH = 4000
 _MOST_DEPTH = 8
@@ -49,6 +57,7 @@ _OPEN_BEFORE = f"{NOT_CLOSED_WITH} before the next <tool …> block"
 SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
 _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 _MAX_START_TAG = 512
+_END_TAG_REST = re.compile(r"[ \t\r\n]*(>)?")  # after "</query"
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
 # The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
@@ -72,18 +81,23 @@ class BlockPhases:
     _error: str
     _fail_at: int
     _depth: int
+    _ending: bool
     _newlines: int
     _input_at: int
     _input_newlines: int
     _input_end: int
     _input_end_newlines: int
 
+    def _code_before(self, end: int) -> bool:
+        """Whether the block's text before ``_buf[end]`` shows it in code, not a block (the parser's Markdown)."""
+        return False
+
     def _raw(self, end: int) -> str:
         return "".join(self._parts) + self._buf[:end]
 
     def _compact(self) -> None:
         """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
-        if self._phase in (P_TAG, P_FAILED):
+        if self._phase in (P_TAG, P_FAILED, P_HELD):
             return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
         # past its element or in a nested block, the block may yet end where that began: kept from there
         cut = self._fail_at if self._phase in (P_AFTER, P_SKIP) else self._pos
@@ -185,11 +199,19 @@ class BlockPhases:
                     self._input_at = self._base + m.end()
                     self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
             elif phase == P_CONTENT:
-                close_inner = f"</{self._param}>"
+                close_inner = f"</{self._param}"  # and ">", spaces before it allowed (XML's ETag)
                 hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
                 if hit < 0:
                     self._pos = max(pos, n - len(close_inner) - 8)
                     return -1
+                if which == 0:
+                    end_tag = _END_TAG_REST.match(buf, hit + len(close_inner))
+                    if end_tag.group(1) is None:
+                        if end_tag.end() == n and n - hit - len(close_inner) < _MOST_SPACES:
+                            self._pos = hit  # "</query  ": a ">" may follow
+                            return -1
+                        self._pos = hit + len(close_inner)  # "</queryx>": the element's text
+                        continue
                 if which == 3:
                     self._content_parts.append(buf[self._content_start : hit])
                     self._pos = hit + 9
@@ -198,7 +220,7 @@ class BlockPhases:
                     continue
                 if which == 0:
                     self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = self._fail_at = hit + len(close_inner)
+                    self._pos = self._fail_at = end_tag.end()
                     self._phase = P_AFTER
                     self._input_end = self._base + hit
                     self._input_end_newlines = self._newlines - buf.count("\n", hit)
@@ -253,17 +275,38 @@ class BlockPhases:
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
                 if which == 1 and hit + len(CLOSE) <= reach:
                     return hit + len(CLOSE)
+                if which == 0 and hit + len(OPEN) <= reach:
+                    tag = _opens_tag(buf, hit)
+                    if tag is None:
+                        self._pos = hit
+                        return self._wait()
+                    if tag and not self._code_before(hit):  # perhaps nested in this one: held till known
+                        self._depth, self._pos, self._phase = 2, hit + len(OPEN), P_HELD
+                        continue
                 if hit >= 0 or n >= reach:
                     return self._fail(self._fail_at, self._error)
                 self._pos = max(pos, n - len(CLOSE))
-                return -1
-            else:  # P_SKIP: find the matching </tool>, counting nested openings, within reach
-                reach = min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
+                return self._wait()
+            elif phase == P_HELD and self._depth == 1:  # past the held block: the failed one's </tool> next?
+                reach = self._nested_reach()
+                end = pos
+                while end < n and buf[end] in _WS:
+                    end += 1
+                if "\n\n" not in buf[pos:end]:
+                    if buf.startswith(CLOSE, end) and end + len(CLOSE) <= reach:
+                        self._error = f"{NESTED}, and {self._error}"
+                        return end + len(CLOSE)
+                    if n - end < len(CLOSE) and CLOSE.startswith(buf[end:]) and n < reach:
+                        self._pos = max(pos, end - 1)  # a line break there and one after it: a blank line
+                        return self._wait()
+                return self._fail(self._fail_at, self._error)  # abandoned: the held block is one of its own
+            else:  # P_SKIP, P_HELD: find the matching </tool>, counting nested openings, within reach
+                reach = self._nested_reach()
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE))
                 if hit < 0 or hit + len(CLOSE) > reach:
                     if n < reach:
                         self._pos = max(pos, n - len(CLOSE))
-                        return -1
+                        return self._wait()
                     # not nested after all: left open, and other blocks began
                     return self._fail(self._fail_at, _OPEN_BEFORE if self._error == NESTED else self._error)
                 if which == 1:
@@ -275,11 +318,33 @@ class BlockPhases:
                 tag = _opens_tag(buf, hit)
                 if tag is None:
                     self._pos = hit
-                    return -1
+                    return self._wait()
                 self._depth += tag
                 self._pos = hit + len(OPEN)
                 if self._depth > _MOST_DEPTH:
                     return self._fail(self._fail_at, self._error)
+
+    def _close_begun(self) -> int:
+        """Where in ``_buf`` an end tag of the element it ends in begins ("</sou", "</source  "), as far as
+        P_CONTENT would wait on it; else ``len(_buf)``."""
+        close, buf = f"</{self._param}", self._buf
+        k = buf.rfind("<", max(0, len(buf) - len(close)))
+        if k >= 0 and close.startswith(buf[k:]):  # "</sou", "</source"
+            return k
+        if not buf or buf[-1] not in _WS:
+            return len(buf)
+        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES + 1))  # "</source  "
+        if k >= 0 and buf.startswith(close, k) and not buf[k + len(close) :].strip(_WS):
+            return k
+        return len(buf)
+
+    def _nested_reach(self) -> int:
+        """Where in ``_buf`` a nested or held block must end by (see P_SKIP and P_HELD)."""
+        return min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
+
+    def _wait(self) -> int:
+        """Waiting on more text. At the stream's end none comes: a failed block ends where it failed."""
+        return self._fail(self._fail_at, self._error) if self._ending and self._phase in (P_FAILED, P_HELD) else -1
 
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:

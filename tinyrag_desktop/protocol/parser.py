@@ -67,7 +67,7 @@ import re
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .events import merge_text as _merge_text
-from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, BlockPhases
+from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
 from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
@@ -178,6 +178,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._content_parts: list[str] = []
         self._error = ""
         self._depth = 0
+        self._ending = False  # the stream has ended: a failed block waits on no more text
         self._newlines = 0  # line breaks in the block so far (see open_block)
 
     # -- public API -------------------------------------------------------------------------------
@@ -219,6 +220,12 @@ class XMLParseState(MarkdownLines, BlockPhases):
             return []
         self._finished = True
         result: list[ParseEvent] = []
+        self._ending = True
+        if self._mode is _BLOCK and self._phase in (P_FAILED, P_HELD):  # it ends where it failed, and the rest
+            # is read again: a block held in it, never shown nested, is one of its own
+            resume = self._feed_block("", 0, 0, self._pending if self._pending_span else result)
+            if isinstance(resume, str):
+                self._process(resume, result)
         while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
             raw = self._raw(len(self._buf))
             closed, k = _span_close(raw, self._tentative, self._close_before(len(raw)))
@@ -231,11 +238,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         if self._run_char:  # a run at the very end: it may close the span a block was held in
             self._end_run()
         out = result + (self._settle(self._settle_as or "none") if self._pending_span else [])
-        if self._mode is _BLOCK and self._phase == P_FAILED:  # no </tool> came: it ends where it failed
-            out.append(InvalidBlock(self._raw(self._fail_at), self._error))
-            out.append(TextChunk(self._buf[self._fail_at :]))
-            self._reset_block()
-        elif self._mode is _BLOCK:
+        if self._mode is _BLOCK:
             out.append(InvalidBlock(self._raw(len(self._buf)), NOT_CLOSED))
             self._reset_block()
         if self._hold[self._shown :]:
@@ -254,10 +257,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
         if self._phase == P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
-            close = f"</{self._param}>"
-            k = self._buf.rfind("<", max(0, len(self._buf) - len(close) + 1))
-            if k >= 0 and close.startswith(self._buf[k:]):
-                end -= len(self._buf) - k
+            begun = self._close_begun()
+            end -= len(self._buf) - begun
+            newlines -= self._buf.count("\n", begun)
         written = lines = 0
         if self._input_at >= 0 and end > self._input_at:
             written = end - self._input_at
@@ -509,6 +511,14 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._input_first = ""  # its first character, once it has come
         self._input_end = -1  # where it ends (its element closed), and the line breaks before that
         self._input_end_newlines = 0
+
+    def _code_before(self, end: int) -> bool:
+        """The block being collected is in a possible code span that a run before ``_buf[end]`` closes: no block
+        opened after that run is nested in it ("`<tool name="x">` means: <tool …>")."""
+        if not self._tentative:
+            return False
+        raw = self._raw(end)
+        return _span_close(raw, self._tentative, self._close_before(len(raw)))[0] >= 0
 
     def _close_before(self, size: int) -> int:
         """How far into the held block being collected (``size`` characters so far) a run may close its span."""
