@@ -33,6 +33,10 @@ SLOW_RENDER_GAP = 4
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 FINISH_BUDGET = 0.1  # seconds an ended answer's text renders at once; the rest as long each loop turn after
+# Seconds the rows of a long table shown when asked (show_rows) render each loop turn (a piece at least): at
+# FINISH_BUDGET, the pieces then laid out and drawn, the window did not answer for 0.17 to 0.3 s at a time (130
+# columns); at this, for 0.1 s, and they take no longer in all.
+ROWS_BUDGET = 0.02
 
 
 class RenderingMixin:
@@ -42,6 +46,7 @@ class RenderingMixin:
     _round_starts: tuple[int, ...] = ()  # where in the content each round after the first began (see set_round)
     _seam_next = False  # the next segment starts a round: as far from the one above as one document has it
     _rows_asked: tuple[MarkdownSegment, ...] = ()  # notes whose rows were asked for before all above showed
+    _budget = FINISH_BUDGET  # seconds of its text rendered each loop turn while it builds by itself (see _on_frame)
 
     def set_round(self, number: int) -> None:
         """The request went on to round ``number`` (the bridge's roundStarted): a stopped answer's footer says
@@ -95,7 +100,7 @@ class RenderingMixin:
 
     def show_rows(self, note: MarkdownSegment) -> None:
         """Show the rows of a long table that ``note`` stands for (its "Show all N rows"), going on from the
-        table's last piece, rendered FINISH_BUDGET a turn of the event loop as a stored answer's text."""
+        table's last piece, rendered ROWS_BUDGET a turn of the event loop."""
         if note.fold is None or note not in self._segments:
             return
         if self._building:  # the rows above it are still being rendered: these go on from them once they are
@@ -115,7 +120,7 @@ class RenderingMixin:
             self._seams[note] = Seam(self._body, note)
             link_pieces(above, note)
         self._closed.append(Run(note, fold.rows))
-        self._building = True
+        self._building, self._budget = True, ROWS_BUDGET
         if not self._timer.isActive():
             self._timer.start(0)
 
@@ -162,7 +167,7 @@ class RenderingMixin:
 
     def _on_frame(self) -> None:
         if self._building:  # a stored answer's text (see build_alone), or an ended one's (see end_rendering)
-            if not self.build_step(FINISH_BUDGET):  # a slice a turn: a step a turn, the window painted
+            if not self.build_step(self._budget):  # a slice a turn: a step a turn, the window painted
                 self._timer.start(0)  # between each, took four times as long
             return
         self._render_step()
