@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.chat_export import export_markdown
 from tinyrag_desktop.chats import ChatInfo, StoredMessage
@@ -109,3 +110,23 @@ def test_only_a_long_table_at_the_margin_is_folded_after_its_first_thousand_cell
 def test_a_models_link_to_show_rows_is_words():
     html = render("[all rows](show-rows:0) and [site](https://example.org/)").html
     assert "show-rows" not in html and 'href="https://example.org/"' in html
+
+
+def test_tab_reaches_show_all_and_enter_shows_the_rows(qloop, make_window, server, qtbot, tmp_path):
+    data, chat_id, _messages = _chat(tmp_path, [TEXT])
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    answer = win.view.answers()[-1]
+    table, note, _after = answer.segments()
+    table.setFocus(Qt.FocusReason.TabFocusReason)
+    for _ in range(4):  # past the table's stops (its words, its sideways scroll)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        if note.hasFocus():
+            break
+    assert note.hasFocus() and note.textCursor().selectedText() == f"Show all {ROWS} rows"
+    qtbot.keyClick(note, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: not answer.building, timeout=60))
+    assert _rows(answer) == list(range(ROWS))
