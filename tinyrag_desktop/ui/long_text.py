@@ -251,6 +251,7 @@ class Fold:
     total: int
 
     def hidden(self) -> int:
+        """How many rows it holds (the table's last may have no line end)."""
         return self.rows.count("\n") + (not self.rows.endswith("\n"))
 
 
@@ -298,4 +299,3 @@ def fold_note(fold: Fold, colour: str, link: str) -> tuple[str, str]:
     note, show = more_note(fold.hidden(), "row"), f"Show all {fold.total:,} rows"
     link = f'<a style="color:{link}" href="{SHOW_ROWS}:0">{show}</a>'
     return f"{note} · {show}", f'<p style="color:{colour}">{note} · {link}</p>'
-
