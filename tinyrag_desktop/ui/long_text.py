@@ -21,7 +21,7 @@ CODE_LINE_SHOWN = 5_000
 # Columns of a table shown at most: Qt lays out some 12 cells a millisecond, every row of them.
 TABLE_COLUMNS = 100
 # Cells of a stored answer's table shown at first (of its first TABLE_COLUMNS columns): 10 rows of 100 columns,
-# 250 of 4. Joined into one table once rendered, they are laid out at once, some 0.07 ms a cell (see table_folds).
+# 250 of 4. Joined into one table once rendered, they are laid out at once, some 0.05 ms a cell (see table_folds).
 TABLE_CELLS_SHOWN = 1_000
 SHOW_ROWS = "show-rows"  # the link that shows a long table's rows not shown (see fold_note)
 COPY_CODE = "Copy code"  # a code block's link (markdown_render.render): it copies all of the code
