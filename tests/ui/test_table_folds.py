@@ -57,6 +57,7 @@ def test_a_stored_table_of_thousands_of_cells_shows_its_first_rows_and_says_how_
     assert answer.content() == TEXT and answer.copy_markdown() == TEXT  # Copy and Export keep every row
     chat = ChatInfo("c", "Wide", "", 0.0, 0.0)
     assert TABLE in export_markdown(chat, [StoredMessage(1, "user", "Q"), answer.as_stored()])
+    qtbot.waitUntil(lambda: table.geometry().bottom() < note.y() < after.y())  # under the table, above the text
     keep_picture(answer, "table-folded.png")
     note.set_palette_colours(DARK)  # the note in a new theme's colours, its link still there
     assert DARK.link in note.toHtml() and note.toPlainText() == NOTE
