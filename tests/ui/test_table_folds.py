@@ -29,8 +29,8 @@ NOTE = f"… ({ROWS - SHOWN} more rows, the Copy button keeps all) · Show all {
 FIRST_CELL = re.compile(r"\br(\d+)c0\b")
 
 
-def _stored(qtbot, text: str = TEXT) -> AnswerWidget:
-    answer = AnswerWidget.from_stored(StoredMessage(2, "assistant", text, stats={"rounds": 1}))
+def _stored(qtbot) -> AnswerWidget:
+    answer = AnswerWidget.from_stored(StoredMessage(2, "assistant", TEXT, stats={"rounds": 1}))
     qtbot.add_widget(answer)
     answer.resize(900, 700)
     answer.show()
