@@ -8,6 +8,8 @@ ticks is the longest the window could not answer a click or a key (target <= 100
 
 * one answer, a Markdown list of 10,000 items (369 KB), and one of 32,000 items (1.2 MB, a stopped answer);
 * one answer, a table of 10,000 rows, and one, a code block of 10,000 lines;
+* one answer, a table of 130 columns and 250 rows (318 KB): its first rows show, and then all of them, as its
+  "Show all 250 rows" shows them (its figure printed below the chat's);
 * 40 questions, each answered by a 400-item list (16 KB): the last 20 exchanges open, then the 20 above them
   are built as the conversation is scrolled to its top ("Show earlier messages").
 
@@ -49,6 +51,12 @@ def table(rows: int) -> str:
         f"| {i} | name {i} | city {i % 37} |\n" for i in range(rows)) + "\nThat is all.\n"
 
 
+def wide_table(columns: int, rows: int) -> str:
+    return ("A wide table:\n\n| " + " | ".join(f"column {c}" for c in range(columns)) + " |\n" + "|---" * columns
+            + "|\n" + "".join("| " + " | ".join(f"r{r}c{c}" for c in range(columns)) + " |\n" for r in range(rows))
+            + "\nDone.\n")
+
+
 def code(lines: int) -> str:
     return "Here:\n\n```python\n" + "".join(f"value_{i} = compute({i}, {i * 7 % 100})\n" for i in range(lines)) \
         + "```\n"
@@ -77,6 +85,7 @@ def fill(data: Path, quick: bool) -> dict[str, str]:
         chat("a list of 32,000 items (stopped)", [items(32_000)], outcome="stopped")
     chat("a table of 10,000 rows", [table(10_000)])
     chat("a code block of 10,000 lines", [code(10_000)])
+    chat("a table of 130 columns and 250 rows", [wide_table(130, 250)])
     chat("40 answers of 400 items", [f"Answer {n}:\n\n" + items(400, f"{n}.") for n in range(40)])
     store.close()
     return ids
@@ -122,6 +131,16 @@ def main() -> int:
         print(f"{name} ({chars / 1000:,.0f} KB shown): whole after {took:.2f} s, longest pause "
               f"{stalls.longest * 1e3:.0f} ms")
         worst = max(worst, stalls.longest)
+        note = next((s for a in win.view.answers() for s in a.segments() if getattr(s, "fold", None)), None)
+        if note is not None:  # its "Show all N rows" clicked
+            answer = win.view.answers()[-1]
+            with Stalls() as stalls:
+                started = time.perf_counter()
+                note.rowsAsked.emit()
+                while answer.building:
+                    loop.run_until_complete(asyncio.sleep(0))
+                took = time.perf_counter() - started
+            print(f"  all its rows shown: after {took:.2f} s, longest pause {stalls.longest * 1e3:.0f} ms")
         if name.startswith("40 answers"):
             loop.run_until_complete(asyncio.sleep(0.2))
             win.view.verticalScrollBar().setValue(0)  # to the top: the page above is built

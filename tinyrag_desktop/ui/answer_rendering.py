@@ -17,6 +17,7 @@ from ..markdown_prep import left_open, round_cuts
 from ..written_calls import ROUND_STARTS, stopped_call, written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
+from .long_text import table_folds
 from .markdown_render import Palette
 from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam
@@ -32,6 +33,10 @@ SLOW_RENDER_GAP = 4
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 FINISH_BUDGET = 0.1  # seconds an ended answer's text renders at once; the rest as long each loop turn after
+# Seconds the rows of a long table shown when asked (show_rows) render each loop turn (a piece at least): at
+# FINISH_BUDGET, the pieces then laid out and drawn, the window did not answer for 0.17 to 0.3 s at a time (130
+# columns); at this, for 0.1 s, and they take no longer in all.
+ROWS_BUDGET = 0.02
 
 
 class RenderingMixin:
@@ -40,6 +45,8 @@ class RenderingMixin:
     _written: StoredTool | None = None  # the call being written when the answer was stopped (see _show_written)
     _round_starts: tuple[int, ...] = ()  # where in the content each round after the first began (see set_round)
     _seam_next = False  # the next segment starts a round: as far from the one above as one document has it
+    _rows_asked: tuple[MarkdownSegment, ...] = ()  # notes whose rows were asked for before all above showed
+    _budget = FINISH_BUDGET  # seconds of its text rendered each loop turn while it builds by itself (see _on_frame)
 
     def set_round(self, number: int) -> None:
         """The request went on to round ``number`` (the bridge's roundStarted): a stopped answer's footer says
@@ -61,10 +68,7 @@ class RenderingMixin:
         """The text that comes now starts a segment of its own, parsed on its own as the engine parsed it: in
         one segment with the text before, a call the last round left open took in its words (invalid_blocks)."""
         if self._pending:  # the round's text is rendered in later steps, in its own segment
-            self._closed.append(Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending)))
-            self._pending.clear()
-            if not self._timer.isActive():
-                self._timer.start(0)
+            self._close_pending()
         elif self._active is None:  # no text yet, or a card ended it: the next text starts a segment anyway
             return
         self._active, self._active_text, self._seam_next = None, "", True
@@ -79,6 +83,47 @@ class RenderingMixin:
             at = cut
         self.append_text(text[at:])
 
+    def append_stored(self, text: str) -> None:
+        """Append a stored answer's ``text``, the rows of each long table after its first TABLE_CELLS_SHOWN
+        cells left out, a note in their place with a link that shows them (see long_text.table_folds and
+        show_rows). Its content has them all: Copy and Export keep them."""
+        for part in table_folds(text):
+            if isinstance(part, str):
+                self.append_text(part)
+                continue
+            self._content.append(part.rows)
+            self._content_len += len(part.rows)
+            if self._pending:  # the table's rows shown, rendered before the note
+                self._close_pending()
+            self._new_segment("").show_fold(part)
+            self._active, self._active_text = None, ""  # the text after the table starts a new segment
+
+    def show_rows(self, note: MarkdownSegment) -> None:
+        """Show the rows of a long table that ``note`` stands for (its "Show all N rows"), going on from the
+        table's last piece, rendered ROWS_BUDGET a turn of the event loop."""
+        if note.fold is None or note not in self._segments:
+            return
+        if self._building:  # the rows above it are still being rendered: these go on from them once they are
+            self._rows_asked += (note,)
+            return
+        fold, note.fold = note.fold, None
+        above = self._segments[self._segments.index(note) - 1]  # the table's last piece
+        if above.shows_nothing():  # cut where the table ended: it has the table's header, and no row yet
+            self._segments.remove(note)
+            self._body.removeWidget(note)
+            note.hide()
+            note.deleteLater()
+            note = above
+        else:
+            note.set_frame(fold.header, "")
+            note.continues, above.continued_by = above, note
+            self._seams[note] = Seam(self._body, note)
+            link_pieces(above, note)
+        self._closed.append(Run(note, fold.rows))
+        self._building, self._budget = True, ROWS_BUDGET
+        if not self._timer.isActive():
+            self._timer.start(0)
+
     def flush(self) -> None:
         """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
         self._timer.stop()
@@ -89,6 +134,9 @@ class RenderingMixin:
         if self._building:
             self._building = False
             self._join_cut_blocks()
+            asked, self._rows_asked = self._rows_asked, ()
+            for note in asked:
+                self.show_rows(note)
 
     @property
     def building(self) -> bool:
@@ -119,7 +167,7 @@ class RenderingMixin:
 
     def _on_frame(self) -> None:
         if self._building:  # a stored answer's text (see build_alone), or an ended one's (see end_rendering)
-            if not self.build_step(FINISH_BUDGET):  # a slice a turn: a step a turn, the window painted
+            if not self.build_step(self._budget):  # a slice a turn: a step a turn, the window painted
                 self._timer.start(0)  # between each, took four times as long
             return
         self._render_step()
@@ -239,6 +287,7 @@ class RenderingMixin:
         seg.span_text = lambda seg=seg: self._span.text(seg)
         seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
         seg.selectionChanged.connect(self._span.mark_cards)  # the cards it copies with the text show it
+        seg.rowsAsked.connect(lambda seg=seg: self.show_rows(seg))
         if after is None:  # at the end, but before the card of a call being written
             self._segments.append(seg)
             self._body.insertWidget(self._writing.index(), seg)
@@ -285,12 +334,7 @@ class RenderingMixin:
         """The text so far ends where a card comes: rendered before it, the text after it in a new segment."""
         self._arrived()
         if self._pending:  # the text before the card is rendered in later steps, in its place
-            self._before_card = Run(self._active or self._new_segment(""),
-                                     self._active_text + "".join(self._pending))
-            self._closed.append(self._before_card)
-            self._pending.clear()
-            if not self._timer.isActive():
-                self._timer.start(0)
+            self._before_card = self._close_pending()
         elif self._active is not None:  # on screen already
             self._before_card = Run(self._active, self._active_text)
         elif not self._after_card:  # the first part of the answer
@@ -299,6 +343,16 @@ class RenderingMixin:
         self._after_card, self._seam_next = True, False
         self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
+
+    def _close_pending(self) -> Run:
+        """The text waiting to be rendered ends its segment, rendered in later steps in its place; the text that
+        comes after it starts another."""
+        run = Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
+        self._closed.append(run)
+        self._pending.clear()
+        if not self._timer.isActive():
+            self._timer.start(0)
+        return run
 
     def _attach_marks(self, text: str) -> str:
         """Show the sentence marks that open the text after a card at the end of the text before it

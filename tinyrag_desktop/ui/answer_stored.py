@@ -115,7 +115,7 @@ class StoredFormMixin:
             if isinstance(seg, str):
                 if isinstance(before, str):  # the text of a round after the first: in its own segment, as shown
                     self._round_break()
-                self.append_text(seg)
+                self.append_stored(seg)
                 continue
             if seg.call_id == WRITTEN_ID:  # stopped while the model wrote it: the text it is, as a card
                 self._show_written(message.content[seg.position:])

@@ -3,12 +3,14 @@ that says how much more there is (Copy and Export keep all of it, from the answe
 
 A single line of 2 MB took 2.3 s to show, a table row of 5,000 columns 1.9 s, and 20,000 "&amp;" in one
 paragraph 1.6 s (Python-Markdown rebuilds the paragraph's text at each entity, code span or emphasis it reads):
-the window froze meanwhile, and again at each frame while such a text streamed in."""
+the window froze meanwhile, and again at each frame while such a text streamed in. A stored answer's long table
+shows its first rows, the others when asked (see table_folds)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 from ..markdown_prep import LIST_ITEM_RE, QUOTE_RE, TABLE_DELIMITER_RE, fence_after
 
@@ -18,6 +20,10 @@ BLOCK_SHOWN = 10_000
 CODE_LINE_SHOWN = 5_000
 # Columns of a table shown at most: Qt lays out some 12 cells a millisecond, every row of them.
 TABLE_COLUMNS = 100
+# Cells of a stored answer's table shown at first (of its first TABLE_COLUMNS columns): 10 rows of 100 columns,
+# 250 of 4. Joined into one table once rendered, they are laid out at once, some 0.05 ms a cell (see table_folds).
+TABLE_CELLS_SHOWN = 1_000
+SHOW_ROWS = "show-rows"  # the link that shows a long table's rows not shown (see fold_note)
 COPY_CODE = "Copy code"  # a code block's link (markdown_render.render): it copies all of the code
 # Stands for the note of each cut while Markdown is converted (see notes_shown), numbered.
 _MARK = "TINYRAGMORE{}X"
@@ -232,3 +238,64 @@ def more_note(more: int, what: str, copy: str = "the Copy button") -> str:
     """The note that ``more`` characters (or columns: ``what``) are not shown, and that ``copy`` keeps them: the
     answer's Copy button, not a selection copied (it copies what is shown)."""
     return f"… ({more:,} more {what}{'s' if more != 1 else ''}, {copy} keeps all)"
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """The rows of a long table that a stored answer does not show at first: ``rows``, their Markdown as written,
+    which go on from the table's ``header`` (its header row and rule, each with its line end); ``total`` is how
+    many rows the table has."""
+
+    header: str
+    rows: str
+    total: int
+
+    def hidden(self) -> int:
+        """How many rows it holds (the table's last may have no line end)."""
+        return self.rows.count("\n") + (not self.rows.endswith("\n"))
+
+
+def table_folds(text: str) -> list[str | Fold]:
+    """``text`` in parts, the rows of each long table past its first TABLE_CELLS_SHOWN cells as a Fold; joined, the
+    parts' text is ``text``. A stored table of 130 columns and 250 rows took 5 to 8 s to show, every cell
+    converted, laid out and drawn (some 0.2 ms each), and held 70 MB more while its chat was open. Only a table at
+    the left margin whose lines start with a bar is folded, the kind the streaming view cuts in pieces
+    (markdown_cuts.table_cut): the rows shown when asked go on from there."""
+    if text.count("|") <= TABLE_CELLS_SHOWN:  # (each cell of such a table has a bar before it)
+        return [text]
+    lines = text.split("\n")
+    parts: list[str | Fold] = []
+    fence, i, at, kept = "", 0, 0, 0  # at: where line i starts; kept: where the part being read starts
+    while i < len(lines):
+        was, fence = fence, fence_after(fence, lines[i])
+        if was or fence or i + 2 >= len(lines) or not _table_starts(lines[i], lines[i + 1]):
+            at += len(lines[i]) + 1
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        columns = min(TABLE_COLUMNS, lines[i].strip().strip("|").count("|") + 1)
+        shown = max(1, TABLE_CELLS_SHOWN // columns)
+        size = sum(len(line) + 1 for line in lines[i:end])
+        if end - i - 2 > shown:
+            fold_at = at + sum(len(line) + 1 for line in lines[i:i + 2 + shown])
+            rows = text[fold_at:min(at + size, len(text))]
+            parts += [text[kept:fold_at], Fold(f"{lines[i]}\n{lines[i + 1]}\n", rows, end - i - 2)]
+            kept = fold_at + len(rows)
+        at += size
+        i = end
+    return [*parts, text[kept:]] if parts else [text]
+
+
+def _table_starts(line: str, rule: str) -> bool:
+    """Whether a table at the left margin, its lines starting with a bar, starts with ``line`` and ``rule``."""
+    return line.startswith("|") and rule.startswith("|") and TABLE_DELIMITER_RE.match(rule) is not None
+
+
+def fold_note(fold: Fold, colour: str, link: str) -> tuple[str, str]:
+    """The note that stands under a table for its rows not shown, in words and in HTML: how many, and a link
+    that shows them all."""
+    note, show = more_note(fold.hidden(), "row"), f"Show all {fold.total:,} rows"
+    link = f'<a style="color:{link}" href="{SHOW_ROWS}:0">{show}</a>'
+    return f"{note} · {show}", f'<p style="color:{colour}">{note} · {link}</p>'

@@ -178,6 +178,8 @@ def joined_table(pieces: list[str], sources: list[str], headers: list[str]) -> s
     in each piece), right-to-left text (a table's direction is its first cell's), a link reference (defined in
     another piece), a piece that is not rows of the one table, or a table that is not only rows under its
     header (a line of text right under a row is one more row; under it, rows cut as a table of their own)."""
+    while len(pieces) > 1 and not sources[-1]:  # cut where the text ends (a stored table's shown rows): empty
+        pieces, sources, headers = pieces[:-1], sources[:-1], headers[:-1]
     if any(RTL_CHAR.search(part) or "copy-code:" in part for part in pieces) or _REFERENCE_RE.search(
             "".join(sources)) or len(set(headers[1:])) != 1:
         return None

@@ -28,7 +28,7 @@ from ..entities import unescape
 from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
                              controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
                              put_back_fences, register_task_boxes, without_terminal_codes)
-from .long_text import COPY_CODE, code_cut, cut_long, joins_previous, lines_noted, notes_shown
+from .long_text import COPY_CODE, SHOW_ROWS, code_cut, cut_long, joins_previous, lines_noted, notes_shown
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -117,8 +117,9 @@ class _ImagesAsLinks(Treeprocessor):
         images_as_links(root)
 
 
-# The window's own links, made by render (a code block's Copy code, Run and Stop): a segment acts on them
-ACTION_SCHEMES = ("copy-code", "run-go", "stop-go")
+# The window's own links, made by render (a code block's Copy code, Run and Stop) and a long table's note (Show all
+# N rows, see long_text.fold_note): a segment acts on them
+ACTION_SCHEMES = ("copy-code", "run-go", "stop-go", SHOW_ROWS)
 _SCHEME_RE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+.-]*):")
 
 

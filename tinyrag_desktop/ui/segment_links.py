@@ -14,6 +14,7 @@ from ..mail_links import safe_mailto
 from .access import announce
 from .focus_ring import RingAround
 from .gorun import GoRuns, run_limits
+from .long_text import SHOW_ROWS
 from .markdown_render import ACTION_SCHEMES, COPIED, COPY_CODE, RunView
 from .plain_text import plain_tip
 
@@ -90,7 +91,8 @@ class LinksMixin:
         self._link_said = at
 
     def _on_anchor(self, url: QUrl) -> None:
-        action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go}.get(url.scheme())
+        action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go,
+                  SHOW_ROWS: lambda _: self.rowsAsked.emit()}.get(url.scheme())
         if action is not None:
             try:
                 action(int(url.path()))

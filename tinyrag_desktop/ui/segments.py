@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QScrollArea, QSizePolicy, QSp
 
 from .drag_across import DragAcross
 from .gorun import GoRuns
+from .long_text import Fold, fold_note
 from .markdown_cuts import fix_columns
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, code_left_open, render
 from .segment_links import CodeBlocksMixin, LinksMixin
@@ -108,6 +109,7 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
     # A selection across the answer's segments (see reading.Span): "all" (Ctrl+A), "down" (Shift+Down at the
     # segment's end), "up" (Shift+Up at its start), "drop" (a key or a click that moves the caret: it ends)
     selectOut = Signal(str)
+    rowsAsked = Signal()  # its note's "Show all N rows" was clicked: the long table's rows it stands for (fold)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
                  settings: SettingsSource | None = None) -> None:
@@ -129,6 +131,7 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         self._runs: GoRuns | None = None  # made at the first Run: most segments never have one
         self.continues: MarkdownSegment | None = None  # the segment whose last code block goes on here
         self.continued_by: MarkdownSegment | None = None  # the segment its last block goes on in (see continues)
+        self.fold: Fold | None = None  # the rows of a long table not shown, for which its note stands (see show_fold)
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -184,7 +187,7 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         # Code blocks carry links (Copy code, Run), a wide table scrolls: then Tab reaches this segment and
         # walks its links and wide blocks (Left and Right scroll one). The answer's first segment is where
         # Tab comes to read it.
-        stop = self._codes or self._wide or self._reading_stop
+        stop = self._codes or self._wide or self._reading_stop or self.fold is not None
         policy = Qt.FocusPolicy.StrongFocus if stop else Qt.FocusPolicy.ClickFocus
         if policy != self.focusPolicy():
             self.setFocusPolicy(policy)
@@ -303,6 +306,12 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
             painter.fillRect(0, rect.top() - 1, self.viewport().width(), rect.height() + 2, band)
             painter.end()
 
+    def show_fold(self, fold: Fold) -> None:
+        """Stand under a long table for its rows not shown, ``fold`` (see long_text.table_folds): how many, and a
+        link that shows them all (rowsAsked)."""
+        self.fold = fold
+        self.set_markdown(fold_note(fold, self._palette.muted, self._palette.link)[0])
+
     def markdown(self) -> str:
         """The Markdown source of this segment exactly as streamed."""
         return self._markdown
@@ -396,6 +405,8 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         if key == self._shown_key:
             return  # as shown already: the rows of a long table frozen where the streaming view cuts it
         self._shown_key = key
+        if self.fold is not None:  # (in the colours of each theme)
+            html = fold_note(self.fold, self._palette.muted, self._palette.link)[1]
         rendered = Rendered(html, ()) if html is not None else render(
             source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried, headless=table)
         self._html = "" if self._holding else rendered.html  # (held back: not all of its text)
