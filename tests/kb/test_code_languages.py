@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb import Importer, ImportReport, open_store
 from tinyrag_desktop.kb.code_files import source_language
 from tinyrag_desktop.kb.code_split import split_code
 from tinyrag_desktop.kb.readers import file_type
@@ -425,8 +425,9 @@ http {
 }
 
 # The same files cut short: a bracket, a string, a comment or a block left open.
-BROKEN = {name: text[: len(text) // 2] + {".php": "\n$s = <<<EOT\n{ {", ".sql": "\nCREATE TABLE x (a text DEFAULT '",
-                                          ".lua": "\n--[[ never closed\nfunction f()\n"}.get(Path(name).suffix, "\n{ /* \"\n")
+_LEFT_OPEN = {".php": "\n$s = <<<EOT\n{ {", ".sql": "\nCREATE TABLE x (a text DEFAULT '",
+              ".lua": "\n--[[ never closed\nfunction f()\n"}
+BROKEN = {name: text[: len(text) // 2] + _LEFT_OPEN.get(Path(name).suffix, "\n{ /* \"\n")
           for name, (text, _, _) in SAMPLES.items()}
 
 
@@ -442,7 +443,8 @@ def _stored(db: Path) -> dict[str, list[tuple[str, str]]]:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], dict[str, list[tuple[str, str]]], object]:
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], dict[str, list[tuple[str, str]]],
+                                                                 ImportReport]:
     root = tmp_path_factory.mktemp("harbour")
     for folder, files in (("whole", {name: text for name, (text, _, _) in SAMPLES.items()}), ("broken", BROKEN)):
         (root / folder).mkdir()
@@ -511,11 +513,11 @@ NEW_LANGUAGES = ("cs", "kotlin", "swift", "scala", "dart", "groovy", "zig", "php
                  "julia", "elixir", "erlang", "nim", "haskell", "ml", "clojure", "vb", "matlab", "batch", "sql", "conf",
                  "properties", "xml")
 # What these languages' cuts look at, to go wrong on: their strings, comments, blocks and statement ends.
-_PIECES = st.sampled_from(['"""', "'''", '@"', '"', "'", "`", "<<<EOT", "EOT;", "<#", "#>", "--[[", "]]", "=pod", "=cut",
-                           "__END__", "$$", "$tag$", ";", "BEGIN", "END", "end", "CASE", "DELIMITER //", "//", "GO",
-                           "CREATE TABLE t (", "create function f() as", ")", "{", "}", "(", "[", "/*", "*/", "#", "%",
-                           ":label", "::", "sub f {", "function f()", "fun f() = 1", "def f(x) do", "class C {",
-                           "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub", "proc f*() =",
+_PIECES = st.sampled_from(['"""', "'''", '@"', '"', "'", "`", "<<<EOT", "EOT;", "<#", "#>", "--[[", "]]", "=pod",
+                           "=cut", "__END__", "$$", "$tag$", ";", "BEGIN", "END", "end", "CASE", "DELIMITER //", "//",
+                           "GO", "CREATE TABLE t (", "create function f() as", ")", "{", "}", "(", "[", "/*", "*/",
+                           "#", "%", ":label", "::", "sub f {", "function f()", "fun f() = 1", "def f(x) do",
+                           "class C {", "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub", "proc f*() =",
                            "f x = 1", "server {", "[section]", "", "  ", "\t", "x"])
 
 

@@ -7,10 +7,11 @@ file exactly, whatever it holds. Python is read with the ``ast`` module; other l
 shell, PowerShell, Perl, R, nginx-style configuration), by indentation (Ruby, Lua, Julia, Elixir, Erlang,
 Nim, Haskell, OCaml, F#, Clojure, Visual Basic, YAML, Makefiles, and Python that does not parse, or is over
 a megabyte), by headers or labels (INI, TOML, Dockerfile stages, MATLAB functions, batch files' labels) or by
-statements (SQL, sql_split.py), with a pattern per language that says where a definition starts and names it; ``extern "C" {`` blocks and namespaces are looked through, their definitions named
-under the namespace ("std::vector"). A guess gone wrong mislabels or merges sections; it never loses a
-line. Comments, decorators and attributes just above a definition go with it; blank lines between
-definitions, and lines of only closing brackets, go with the one above.
+statements (SQL, sql_split.py), with a pattern per language that says where a definition starts and names
+it; ``extern "C" {`` blocks and namespaces are looked through, their definitions named under the namespace
+("std::vector"). A guess gone wrong mislabels or merges sections; it never loses a line. Comments, decorators
+and attributes just above a definition go with it; blank lines between definitions, and lines of only closing
+brackets, go with the one above.
 """
 
 from __future__ import annotations
@@ -213,12 +214,16 @@ _INDENTED = {
                           r"|defexception|test|describe)[ \t]+([\w.?!]+|\"[^\"\n]*\")"),
                re.compile(r"end\b|[)\]}]"), ("#", "@")),
     "erlang": (re.compile(r"([a-z][\w@]*)[ \t]*\("), re.compile(r"[)\]}]|end\b"), ("%",)),
-    "nim": (re.compile(r"(?:proc|func|method|iterator|template|macro|converter)[ \t]+`?([\w]+)|(type|const|let|var)[ \t]*$"),
+    "nim": (re.compile(r"(?:proc|func|method|iterator|template|macro|converter)[ \t]+`?([\w]+)"
+                       r"|(type|const|let|var)[ \t]*$"),
             re.compile(r"[)\]}]"), ("#",)),
-    "haskell": (re.compile(r"(?:data|newtype|type(?:[ \t]+family)?|class|instance)[ \t]+(?:[^=\n]*?=>[ \t]*)?([A-Z][\w']*)"
-                           r"|(?!(?:import|module|where|infix[lr]?|deriving)\b)([a-z_][\w']*)(?=[^\n=]*?(?:::|(?<![=<>/])=(?!=)))"),
+    "haskell": (re.compile(r"(?:data|newtype|type(?:[ \t]+family)?|class|instance)[ \t]+(?:[^=\n]*?=>[ \t]*)?"
+                           r"([A-Z][\w']*)|(?!(?:import|module|where|infix[lr]?|deriving)\b)([a-z_][\w']*)"
+                           r"(?=[^\n=]*?(?:::|(?<![=<>/])=(?!=)))"),
                 re.compile(r"[)\]}]|(?:where|deriving)\b"), ("--", "{-")),
-    "ml": (re.compile(r"(?:let(?:[ \t]+rec)?|and|type|module(?:[ \t]+(?:type|rec))?|class|exception|val|external)"
+    # (F#'s "module Harbour" of a whole file names nothing: "module Harbour =" does)
+    "ml": (re.compile(r"(?:let(?:[ \t]+rec)?|and|type|module(?:[ \t]+(?:type|rec))?(?=[^=\n]*=)|class|exception|val"
+                      r"|external)"
                       r"[ \t]+(?:(?:inline|private|internal|public|mutable)[ \t]+)*([A-Za-z_][\w']*)"
                       r"|(?:static[ \t]+)?(?:member|override|abstract|default)[ \t]+(?:\w+\.)?([A-Za-z_][\w']*)"),
            re.compile(r"[)\]}]|(?:in|with|end|done|and)\b|\|"), ("//", "(*", "[<", "*")),
@@ -227,8 +232,9 @@ _INDENTED = {
                 re.compile(r"[)\]}]"), (";", "#_")),
     "vb": (re.compile(r"(?:(?:public|private|protected|friend|shared|overrides|overridable|mustoverride|notoverridable"
                       r"|partial|static|async|iterator|readonly|writeonly|default|shadows|overloads|mustinherit"
-                      r"|notinheritable|widening|narrowing)[ \t]+)*(?:class|module|structure|interface|enum|sub|function"
-                      r"|property|namespace|operator)[ \t]+(\w+)", re.I), re.compile(r"end\b", re.I), ("'", "<")),
+                      r"|notinheritable|widening|narrowing)[ \t]+)*"
+                      r"(?:class|module|structure|interface|enum|sub|function|property|namespace|operator)"
+                      r"[ \t]+(\w+)", re.I), re.compile(r"end\b", re.I), ("'", "<")),
 }
 
 
@@ -284,7 +290,8 @@ def _matlab_spans(lines: list[str]) -> list[_Span]:
 
 
 def _batch_spans(lines: list[str]) -> list[_Span]:
-    return _header_spans(lines, lambda line: (m := _BATCH_LABEL.match(line)) and m.group(1), ("rem", "REM", "::", "@rem"))
+    return _header_spans(lines, lambda line: (m := _BATCH_LABEL.match(line)) and m.group(1),
+                         ("rem", "REM", "::", "@rem"))
 
 
 def _conf_spans(lines: list[str]) -> list[_Span]:
@@ -343,8 +350,8 @@ _OPEN = frozenset("{([")
 
 _CONTROL = frozenset("""if for while switch return else case catch do new throw sizeof delete try using typedef
     match loop until elif fi then esac when unless defer go select foreach synchronized with await yield
-    assert super this print echo local export lock fixed checked unchecked nameof typeof guard elseif finally
-    foreach""".split())
+    assert super this print echo local export lock fixed checked unchecked nameof typeof guard elseif
+    finally""".split())
 
 _NAMED = {
     "go": re.compile(r"func[ \t]*(?:\([^)]*?(\w+)[ \t]*(?:\[[^\]]*\])?\)[ \t]*)?(\w+)|type[ \t]+(\w+)"),
@@ -360,14 +367,16 @@ _NAMED = {
                     r"[ \t]++(?:\w++[ \t]++)*?(\w+)[ \t]*+(?:final[ \t]*+)?(?::[^{;]*+)?\{?[ \t]*+$"),
     "sh": re.compile(r"(?:function[ \t]+)([\w.:-]+)|([\w.:-]+)[ \t]*\([ \t]*\)"),
     "cs": re.compile(r"(?:\[[^\]]*\][ \t]*)*(?:(?:public|private|protected|internal|static|sealed|abstract|partial"
-                     r"|readonly|unsafe|file|ref|new)[ \t]+)*(?:class|struct|interface|enum|record(?:[ \t]+(?:class|struct))?)"
-                     r"[ \t]+(\w+)"),
-    "kotlin": re.compile(r"(?:(?:public|private|protected|internal|open|abstract|final|sealed|data|enum|annotation|inner"
-                         r"|inline|value|override|suspend|tailrec|operator|infix|external|expect|actual|const)[ \t]+)*"
+                     r"|readonly|unsafe|file|ref|new)[ \t]+)*"
+                     r"(?:class|struct|interface|enum|record(?:[ \t]+(?:class|struct))?)[ \t]+(\w+)"),
+    "kotlin": re.compile(r"(?:(?:public|private|protected|internal|open|abstract|final|sealed|data|enum"
+                         r"|annotation|inner|inline|value|override|suspend|tailrec|operator|infix|external|expect"
+                         r"|actual|const)[ \t]+)*"
                          r"(?:(?:class|interface|object)[ \t]+(\w+)|fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.<>?]+\.)?(\w+)"
                          r"|(companion[ \t]+object))"),
-    "swift": re.compile(r"(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|private|fileprivate|internal|open|final|static|class"
-                        r"|override|mutating|nonmutating|convenience|required|indirect|nonisolated|dynamic)[ \t]+)*"
+    "swift": re.compile(r"(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|private|fileprivate|internal|open|final|static"
+                        r"|class|override|mutating|nonmutating|convenience|required|indirect|nonisolated"
+                        r"|dynamic)[ \t]+)*"
                         r"(?:(?:class|struct|enum|protocol|actor|extension)[ \t]+([\w.]+)|func[ \t]+([^\s(<]+)"
                         r"|(init|deinit|subscript)\b)"),
     "scala": re.compile(r"(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|transparent"
@@ -379,10 +388,11 @@ _NAMED = {
     "groovy": re.compile(r"(?:(?:public|private|protected|static|final|abstract)[ \t]+)*(?:class|interface|enum|trait)"
                          r"[ \t]+(\w+)|def[ \t]+(\w+)[ \t]*\(|(?!(?:if|for|while|switch|catch|else|try|do|finally"
                          r"|synchronized)\b)([\w.]+)[ \t]*(?:\([^()\n]*\)[ \t]*)?\{[ \t]*$"),
-    "zig": re.compile(r"(?:pub[ \t]+)?(?:(?:export|extern|inline|noinline)[ \t]+)*fn[ \t]+(\w+)|(?:pub[ \t]+)?const[ \t]+"
-                      r"(\w+)[ \t]*=[ \t]*(?:packed[ \t]+|extern[ \t]+)?(?:struct|enum|union|opaque)\b|test[ \t]+\"([^\"]*)\""),
-    "php": re.compile(r"(?:(?:abstract|final|public|private|protected|static|readonly)[ \t]+)*(?:function[ \t]*&?[ \t]*(\w+)"
-                      r"|(?:class|interface|trait|enum)[ \t]+(\w+))"),
+    "zig": re.compile(r"(?:pub[ \t]+)?(?:(?:export|extern|inline|noinline)[ \t]+)*fn[ \t]+(\w+)"
+                      r"|(?:pub[ \t]+)?const[ \t]+(\w+)[ \t]*=[ \t]*(?:packed[ \t]+|extern[ \t]+)?"
+                      r"(?:struct|enum|union|opaque)\b|test[ \t]+\"([^\"]*)\""),
+    "php": re.compile(r"(?:(?:abstract|final|public|private|protected|static|readonly)[ \t]+)*"
+                      r"(?:function[ \t]*&?[ \t]*(\w+)|(?:class|interface|trait|enum)[ \t]+(\w+))"),
     "objc": re.compile(r"[-+][ \t]*\([^)]*\)[ \t]*(\w+)"),
     "perl": re.compile(r"sub[ \t]+([\w:']+)"),
     "r": re.compile(r"([\w.]+|`[^`]+`)[ \t]*(?:<<?-|=)[ \t]*function\b"),
@@ -548,8 +558,8 @@ _FAMILIES = {"c": "c", "go": "c", "rust": "c", "java": "c", "zig": "c", "objc": 
 
 _FINDERS: dict[str, Callable[[list[str]], list[_Span]]] = {
     "python": _python_spans, "ruby": _ruby_spans, "yaml": _yaml_spans, "make": _make_spans,
-    "ini": _ini_spans, "properties": _ini_spans, "docker": _docker_spans, "matlab": _matlab_spans, "batch": _batch_spans,
-    "conf": _conf_spans, "sql": _sql_spans,
+    "ini": _ini_spans, "properties": _ini_spans, "docker": _docker_spans, "matlab": _matlab_spans,
+    "batch": _batch_spans, "conf": _conf_spans, "sql": _sql_spans,
     **{lang: (lambda lines, lang=lang, family=family: _bracket_spans(lines, lang, family))
        for lang, family in _FAMILIES.items()},
     **{lang: (lambda lines, rules=rules: _indent_spans(lines, *rules)) for lang, rules in _INDENTED.items()},

@@ -47,7 +47,8 @@ _SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|tok
 # A variable's sigil goes with its name: PHP's and Perl's $password.
 _KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
-# "=", ":" (YAML, JSON), "=>", ":=", R's "<-", and a declared type before "=": api_key: str = "…", apiKey: string = "…".
+# "=", ":" (YAML, JSON), "=>", ":=", R's "<-", and a declared type before "=": api_key: str = "…",
+# apiKey: string = "…".
 _SEP = r"[ \t]*(?:=>|:=|<-|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
 _QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
@@ -100,8 +101,8 @@ _LANGUAGE_FORMS = {
     "conf": _SPACED, "properties": _SPACED,
     # .NET's <add key="SmtpPassword" value="…" />
     "xml": (re.compile(r"key[ \t]*=[ \t]*[\"'][^\"'\n]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
-            (re.compile(r"\bkey[ \t]*=[ \t]*(?P<kq>[\"'])(?P<key>[^\"'\n]*?" + _SECRET_NAME + r")(?P=kq)[ \t]+value[ \t]*=[ \t]*"
-                        + _QUOTED, re.I),)),
+            (re.compile(r"\bkey[ \t]*=[ \t]*(?P<kq>[\"'])(?P<key>[^\"'\n]*?" + _SECRET_NAME + r")(?P=kq)"
+                        r"[ \t]+value[ \t]*=[ \t]*" + _QUOTED, re.I),)),
     "sql": (re.compile(r"password[ \t]|identified[ \t]", re.I),
             (re.compile(r"\b(?P<key>password|identified[ \t]+by(?:[ \t]+password)?)[ \t]+[nN]?" + _QUOTED, re.I),)),
     # Visual Basic's Const Password As String = "…"; Clojure's (def password "…"); Elixir's @password "…"
