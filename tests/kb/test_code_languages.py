@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, ImportReport, open_store
-from tinyrag_desktop.kb.code_files import source_language
+from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.code_files import read_code, source_language
 from tinyrag_desktop.kb.code_split import split_code
 from tinyrag_desktop.kb.readers import file_type
 
@@ -517,8 +518,8 @@ _PIECES = st.sampled_from(['"""', "'''", '@"', '"', "'", "`", "<<<EOT", "EOT;", 
                            "=cut", "__END__", "$$", "$tag$", ";", "BEGIN", "END", "end", "CASE", "DELIMITER //", "//",
                            "GO", "CREATE TABLE t (", "create function f() as", ")", "{", "}", "(", "[", "/*", "*/",
                            "#", "%", ":label", "::", "sub f {", "function f()", "fun f() = 1", "def f(x) do",
-                           "class C {", "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub", "proc f*() =",
-                           "f x = 1", "server {", "[section]", "", "  ", "\t", "x"])
+                           "class C {", "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub",
+                           "proc f*() =", "f x = 1", "server {", "[section]", "", "  ", "\t", "x"])
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -562,3 +563,19 @@ def test_prose_and_references_about_passwords_stay(language: str, text: str) -> 
     from tinyrag_desktop.kb.secret_values import UNQUOTED, hide_secrets
 
     assert hide_secrets(text, unquoted=language in UNQUOTED, language=language) == (text, 0)
+
+
+_NAMES = {"cs": "a.cs", "kotlin": "a.kt", "swift": "a.swift", "scala": "a.scala", "dart": "a.dart",
+          "groovy": "a.groovy", "zig": "a.zig", "php": "a.php", "objc": "a.mm", "perl": "a.pl", "r": "a.r",
+          "ps": "a.ps1", "lua": "a.lua", "julia": "a.jl", "elixir": "a.ex", "erlang": "a.erl", "nim": "a.nim",
+          "haskell": "a.hs", "ml": "a.ml", "clojure": "a.clj", "vb": "a.vb", "matlab": "a.m", "batch": "a.bat",
+          "sql": "a.sql", "conf": "a.conf", "properties": "a.properties", "xml": "web.config"}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.lists(_PIECES, max_size=60).map("\n".join), language=st.sampled_from(NEW_LANGUAGES),
+       size=st.sampled_from([100, 300, 1200]))
+def test_passages_of_the_new_languages_hold_each_line_of_the_file_once(text: str, language: str, size: int) -> None:
+    doc = read_code(text.encode(), _NAMES[language])
+    lines = sorted(line.rstrip() for c in chunk_document(doc, size) for line in c.text.split("\n") if line.strip())
+    assert lines == sorted(line.rstrip() for line in text.split("\n") if line.strip())

@@ -27,7 +27,7 @@ CODE_LANGUAGES = {
     ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".ts": "js", ".tsx": "js", ".mts": "js",
     ".sh": "sh", ".bash": "sh", ".rb": "ruby",
     ".cs": "cs", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".scala": "scala",
-    ".dart": "dart", ".groovy": "groovy", ".gradle": "groovy", ".zig": "zig", ".php": "php", ".mm": "c",
+    ".dart": "dart", ".groovy": "groovy", ".gradle": "groovy", ".zig": "zig", ".php": "php", ".mm": "objc",
     ".pl": "perl", ".pm": "perl", ".r": "r", ".ps1": "ps", ".psm1": "ps", ".bat": "batch", ".cmd": "batch",
     ".lua": "lua", ".jl": "julia", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hrl": "erlang",
     ".nim": "nim", ".hs": "haskell", ".ml": "ml", ".mli": "ml", ".fs": "ml", ".fsi": "ml", ".fsx": "ml",
