@@ -500,14 +500,16 @@ def test_sql_is_cut_at_statements_outside_strings_bodies_and_blocks() -> None:
             "  SELECT 1;\nEND;\n"
             "DELIMITER //\nCREATE PROCEDURE tally() BEGIN SELECT 1; END//\nDELIMITER ;\n"
             "CREATE PROCEDURE dbo.Berths AS\nBEGIN\n  SELECT 1;\nEND\nGO\n"
-            "SELECT 'done';\n")
+            "BEGIN ISOLATION LEVEL SERIALIZABLE;\nCREATE TABLE #moored (id int);  # MySQL's comment; SQL Server's table\n"
+            "CREATE VIEW moored AS SELECT * FROM #moored;\nSELECT 'done';\n")
     sections = split_code(text, "sql")
     assert "".join(s.text for s in sections) == text
     named = {s.path[0]: s.text for s in sections if s.path}
     assert named["stamp"].endswith("  SELECT 1;\nEND;\n")
     assert named["tally"].startswith("CREATE PROCEDURE tally()")
     assert named["dbo.Berths"].endswith("END\nGO\n")
-    assert list(named) == ["boats", "stamp", "tally", "dbo.Berths"]
+    assert named["moored"] == "CREATE VIEW moored AS SELECT * FROM #moored;\n"
+    assert list(named) == ["boats", "stamp", "tally", "dbo.Berths", "moored"]
 
 
 NEW_LANGUAGES = ("cs", "kotlin", "swift", "scala", "dart", "groovy", "zig", "php", "objc", "perl", "r", "ps", "lua",
@@ -554,7 +556,8 @@ def test_each_language_s_own_ways_of_giving_a_password_are_hidden(language: str,
 
 
 @pytest.mark.parametrize("language, text", [
-    ("conf", "# the password must be set\nssl_password_file /etc/keys/pass.txt;\npassword\n"),
+    ("conf", "# the password must be set\nssl_password_file /etc/keys/pass.txt;\npassword\n"
+             "proxy_pass http://harbour:8080;\nproxy_pass /run/harbour.sock;\n"),
     ("properties", "password.reset.subject=Your new password\n"),
     ("sql", "SELECT password FROM users;\n-- the password is hashed\nUPDATE users SET password = crypt($1);\n"),
     ("vb", "Dim password As String = txtPassword.Text\n"),

@@ -91,11 +91,12 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     *([rf"^[ \t]*ENV[ \t]+{_KEY}[ \t]+(?:{_QUOTED}|{_BARE})"] if bare else []),
 )) for bare in (False, True)}
 # Forms of one language: (the lines that may hold one, in lower case; the patterns). A configuration file's key, a
-# space and its value (redis.conf's "requirepass hunter2", "db.password hunter2" in a .properties file); SQL's
-# CREATE USER … PASSWORD '…' and IDENTIFIED BY '…'.
+# space and its value (redis.conf's "requirepass hunter2", "db.password hunter2" in a .properties file), but no
+# address or path (nginx's "proxy_pass http://app;"); SQL's CREATE USER … PASSWORD '…' and IDENTIFIED BY '…'.
 _SPACED = (re.compile(r"^[ \t]*[\w.\-]*(?:pass|secret|token|key|auth|pwd|credential)[\w.\-]*[ \t]", re.I | re.M),
            (re.compile(r"^[ \t]*(?P<key>(?:[\w.\-]*?[_.\-])?(?:" + _SECRET_NAME + r"|requirepass|masterauth))"
-                       rf"[ \t]+(?:{_QUOTED}|(?P<bv>[^\s\"'`;#=:{{}}][^\s\"'`;#]*)(?=[ \t]*;?[ \t]*(?:[#;].*)?$))",
+                       rf"[ \t]+(?:{_QUOTED}|(?![\w+.\-]*://)(?P<bv>[^\s\"'`;#=:{{}}/][^\s\"'`;#]*)"
+                       r"(?=[ \t]*;?[ \t]*(?:[#;].*)?$))",
                        re.I | re.M),))
 _LANGUAGE_FORMS = {
     "conf": _SPACED, "properties": _SPACED,

@@ -16,16 +16,18 @@ from typing import Iterator
 # What a statement's end is looked for past: quotes, comments, dollar-quoted bodies; and what is counted:
 # the words that open and close a block, ";", a "GO" line, a "DELIMITER" line. END IF, END LOOP … close
 # what no word counted here opened.
+_DELIMITER = r"^[ \t]*(?P<delimiter>delimiter)[ \t]+(?P<mark>\S+)[ \t]*$"
+# (A "#" comment is MySQL's; #temp is SQL Server's table.)
 _TOKENS = re.compile(
-    r"--[^\n]*|#[^\n]*|/\*.*?(?:\*/|\Z)|'(?:[^'\\]|''|\\.)*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)|`[^`]*(?:`|\Z)"
-    r"|\$(?P<tag>(?:[A-Za-z_]\w*)?)\$.*?(?:\$(?P=tag)\$|\Z)"
-    r"|^[ \t]*(?P<delimiter>delimiter)[ \t]+(?P<mark>\S+)[ \t]*$|^[ \t]*(?P<go>go)[ \t]*(?:--[^\n]*)?$"
-    r"|(?P<end>\bend\b(?![ \t]+(?:if|loop|while|repeat|for)\b))"
-    r"|(?P<open>\bcase\b|\bbegin\b(?![ \t]*(?:;|transaction\b|work\b|tran\b|deferred\b|immediate\b|exclusive\b)))|;",
+    r"--[^\n]*|#(?![\w#@])[^\n]*|/\*.*?(?:\*/|\Z)|'(?:[^'\\]|''|\\.)*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)"
+    r"|`[^`]*(?:`|\Z)|\$(?P<tag>(?:[A-Za-z_]\w*)?)\$.*?(?:\$(?P=tag)\$|\Z)"
+    rf"|{_DELIMITER}|^[ \t]*(?P<go>go)[ \t]*(?:--[^\n]*)?$|(?P<end>\bend\b(?![ \t]+(?:if|loop|while|repeat|for)\b))"
+    r"|(?P<open>\bcase\b|\bbegin\b(?![ \t]*(?:;|transaction\b|work\b|tran\b|deferred\b|immediate\b|exclusive\b"
+    r"|isolation\b|read\b|distributed\b)))|;",
     re.I | re.S | re.M)
-_DELIMITER_LINE = re.compile(r"^[ \t]*(?P<delimiter>delimiter)[ \t]+(?P<mark>\S+)[ \t]*$", re.I | re.M)
+_DELIMITER_LINE = re.compile(_DELIMITER, re.I | re.M)
 # Spaces and comments before a statement's first word.
-_BEFORE = re.compile(r"(?:\s+|--[^\n]*|#[^\n]*|/\*.*?(?:\*/|\Z))*", re.S)
+_BEFORE = re.compile(r"(?:\s+|--[^\n]*|#(?![\w#@])[^\n]*|/\*.*?(?:\*/|\Z))*", re.S)
 _CREATED = re.compile(
     r"create(?:\s+or\s+(?:replace|alter))?(?:\s+(?:temp|temporary|unique|materialized|recursive|global|local"
     r"|external|virtual|unlogged|clustered|nonclustered|fulltext|spatial|definer\s*=\s*\S+|algorithm\s*=\s*\w+"
