@@ -322,12 +322,14 @@ _PIECES = [
     "AKIAIOSFODNN7EXAMPLE", "glpat-tFrjFXDnsoVUfqxuDMhR", "xoxb-1234567890-abcd", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH",
     "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "pypi-AgEIcHlwaS5vcmcCJ",
     "SG.aBcDeFgHiJkLmNoPqRsTuV.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFg",
+    "$password = 'hunter2x9'", "password <- 'hunter2x9'", "requirepass hunter2x9", "db.password hunter2x9",
+    "PASSWORD 'hunter2x9'", "IDENTIFIED BY 'hunter2x9'", '<add key="SmtpPassword" value="hunter2x9" />', "@",
     "password", "token", "auth", "key", "monkey", "passage", "İ", "=", ":", " = ", "(", ")", ",", "'", '"', "]", "[", " ",
-    "\t", ";", "&", "?", "_", "-", ".", "x", "$",
+    "\t", ";", "&", "?", "_", "-", ".", "x", "$", "<-", "identified by ", "key=",
 ]
 
 
-def _every_line(text: str, unquoted: bool) -> list[tuple[int, int]]:
+def _every_line(text: str, unquoted: bool, language_lines: object = None) -> list[tuple[int, int]]:
     spans, start = [], 0
     for line in text.split("\n"):
         spans.append((start, start + len(line)))
@@ -336,15 +338,17 @@ def _every_line(text: str, unquoted: bool) -> list[tuple[int, int]]:
 
 
 @settings(max_examples=1000)  # each a millisecond; a form alone on its line is drawn often enough
-@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=3), max_size=8), st.booleans())
-def test_the_lines_left_unread_hold_nothing_the_patterns_would_hide(lines: list[list[str]], unquoted: bool) -> None:
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=3), max_size=8), st.booleans(),
+       st.sampled_from(["", "conf", "properties", "sql", "xml"]))
+def test_the_lines_left_unread_hold_nothing_the_patterns_would_hide(lines: list[list[str]], unquoted: bool,
+                                                                    language: str) -> None:
     # only the lines where a value is given to a secret's name, or another form starts, are read: the same
     # is hidden as when every line is
     text = "\n".join("".join(pieces) for pieces in lines)
     every = pytest.MonkeyPatch()
     every.setattr(secret_values, "_secret_lines", _every_line)
     try:
-        expected = hide_secrets(text, unquoted=unquoted)
+        expected = hide_secrets(text, unquoted=unquoted, language=language)
     finally:
         every.undo()
-    assert hide_secrets(text, unquoted=unquoted) == expected
+    assert hide_secrets(text, unquoted=unquoted, language=language) == expected

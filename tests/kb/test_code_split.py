@@ -220,6 +220,11 @@ _HOSTILE = {
     "a name and spaces": ("token" + " " * 200_000 + "=\n", "java"),
     "a YAML key and spaces": ("token" + " " * 200_000 + "=\n", "yaml"),
     "a Makefile rule and spaces": ("rule" + " " * 200_000 + "=\n", "make"),
+    # joined one by one, 200,000 sections of one name took 30 s; a heredoc never closed, 20,000 times
+    "definitions of one name in a row": ("class t {\n}\n" * 200_000, "java"),
+    "heredocs never closed": ("<<<A\n" * 20_000, "php"),
+    "statements of one name in a row": ("CREATE TABLE t (a int);\n" * 40_000, "sql"),
+    "modifiers and no definition": ("public " * 30_000 + "x\n", "kotlin"),
 }
 
 

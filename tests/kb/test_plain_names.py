@@ -28,7 +28,7 @@ def test_file_type_reads_plain_names_and_the_file_inside_a_gzip(name, kind):
 
 
 @pytest.mark.parametrize("name, shown", [
-    ("photo.jpeg", ".jpeg"), ("backup.tar.gz", ".tar.gz"), ("script.ps1", ".ps1"), ("release.2024", ".2024"),
+    ("photo.jpeg", ".jpeg"), ("backup.tar.gz", ".tar.gz"), ("setup.msi", ".msi"), ("release.2024", ".2024"),
 ])
 def test_other_extensions_stay_unsupported_and_say_which(name, shown):
     with pytest.raises(UnsupportedFile, match=rf"^{shown} is not a supported type"):

@@ -27,8 +27,19 @@ CODE_LANGUAGES = {
     ".go": "go", ".rs": "rust", ".java": "java",
     ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".ts": "js", ".tsx": "js", ".mts": "js",
     ".sh": "sh", ".bash": "sh", ".rb": "ruby",
+    ".cs": "cs", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".scala": "scala",
+    ".dart": "dart", ".groovy": "groovy", ".gradle": "groovy", ".zig": "zig", ".php": "php", ".mm": "objc",
+    ".pl": "perl", ".pm": "perl", ".r": "r", ".ps1": "ps", ".psm1": "ps", ".bat": "batch", ".cmd": "batch",
+    ".lua": "lua", ".jl": "julia", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hrl": "erlang",
+    ".nim": "nim", ".hs": "haskell", ".ml": "ml", ".mli": "ml", ".fs": "ml", ".fsi": "ml", ".fsx": "ml",
+    ".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".vb": "vb", ".sql": "sql",
+    ".m": "matlab",  # or Objective-C: see source_language
 }
-CONFIG_LANGUAGES = {".toml": "ini", ".ini": "ini", ".cfg": "ini", ".yaml": "yaml", ".yml": "yaml", ".env": "ini"}
+CONFIG_LANGUAGES = {".toml": "ini", ".ini": "ini", ".cfg": "ini", ".yaml": "yaml", ".yml": "yaml", ".env": "ini",
+                    ".properties": "properties", ".conf": "conf",
+                    # .NET's web.config, App.config: XML whose settings are attributes, which the XML reader
+                    # (data_formats) does not read, so read as written
+                    ".config": "xml"}
 CODE_TYPES = ("code", "config")
 # Files named for what they are, without an extension (also "Dockerfile.dev", "Makefile.am").
 _NAMED_FILES = {"makefile": "make", "gnumakefile": "make", "dockerfile": "docker", "containerfile": "docker"}
@@ -62,6 +73,8 @@ def code_language(name: str) -> str | None:
 
 # A script's first line naming its interpreter: "#!/bin/sh", "#!/usr/bin/env -S python3 -u".
 _SHEBANG = re.compile(rb"#![ \t]*(?:/\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+# How much of a ".m" file is looked at for Objective-C's words (its imports are at the top).
+_OBJECTIVE_C_SAMPLE = 8192
 _INTERPRETERS = {"sh": "sh", "bash": "sh", "dash": "sh", "ksh": "sh", "zsh": "sh", "ash": "sh",
                  "python": "python", "pypy": "python", "ruby": "ruby", "node": "js", "deno": "js", "bun": "js"}
 
@@ -73,9 +86,17 @@ def script_language(data: bytes) -> str | None:
     return _INTERPRETERS.get(found.group(1).decode().lower()) if found else None
 
 
+# Objective-C's own words, which MATLAB has none of: both name their files ".m".
+_OBJECTIVE_C = re.compile(rb"^[ \t]*(?:#import\b|#include\b|@(?:interface|implementation|protocol)\b)", re.M)
+
+
 def source_language(data: bytes, name: str) -> str | None:
-    """The language of a program or configuration file, by its name or else its first line (script_language)."""
-    return code_language(name) or script_language(data)
+    """The language of a program or configuration file, by its name or else its first line (script_language);
+    a ".m" file is Objective-C when it imports or declares as Objective-C does, else MATLAB."""
+    language = code_language(name) or script_language(data)
+    if language == "matlab" and _OBJECTIVE_C.search(data[:_OBJECTIVE_C_SAMPLE]):
+        return "objc"
+    return language
 
 
 # PEP 263: a Python file names an encoding other than UTF-8 in a comment on its first or second line,

@@ -35,7 +35,7 @@ from .models import Document
 # reader writes it ("password: s3cr3t", from Maven's <password>s3cr3t</password>), as JSON.
 _ASSIGNING = frozenset({"code", "config", "json", "xml"})
 # Languages (code_files) whose values may stand unquoted: "password = hunter2", PASSWORD=hunter2.
-UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json"})
+UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json", "batch", "properties", "conf"})
 
 # A key whose name ends in a secret's word: db_password, AWS_SECRET_ACCESS_KEY, apiKey, "client-secret",
 # users[0].password and 0.token (JSON as its reader writes it, the second from a file that is a list), DB_PASS
@@ -44,11 +44,13 @@ _SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|tok
                 r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])pwd|(?<![\w.])_auth"
                 r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login"
                 r"|app|service|account|bind)[_.\-]pass)")
-_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
+# A variable's sigil goes with its name: PHP's and Perl's $password.
+_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
-# "=", ":" (YAML, JSON), "=>", ":=", and a declared type before "=": api_key: str = "…", apiKey: string = "…".
-_SEP = r"[ \t]*(?:=>|:=|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
-_QUOTED = r"[rRbBuU]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+# "=", ":" (YAML, JSON), "=>", ":=", R's "<-", and a declared type before "=": api_key: str = "…",
+# apiKey: string = "…".
+_SEP = r"[ \t]*(?:=>|:=|<-|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
+_QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
 # a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}").
 _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])"
@@ -56,7 +58,7 @@ _BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])
 # "--password option" as often).
 _OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
 # A quoted string, of which another is the secret: the user's name before a password ('ann', 's3cr3t').
-_ANY_QUOTED = r"[rRbBuU]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
+_ANY_QUOTED = r"[rRbBuU@$]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # a parameter of an address or a connection string, before the assignment that would take the rest of the line
     # as its value: jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML), .NET's "Server=db;User
@@ -88,6 +90,29 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # Dockerfile: ENV DB_PASSWORD hunter2 (ENV's older form: the key, a space, the value)
     *([rf"^[ \t]*ENV[ \t]+{_KEY}[ \t]+(?:{_QUOTED}|{_BARE})"] if bare else []),
 )) for bare in (False, True)}
+# Forms of one language: (the lines that may hold one, in lower case; the patterns). A configuration file's key, a
+# space and its value (redis.conf's "requirepass hunter2", "db.password hunter2" in a .properties file), but no
+# address or path (nginx's "proxy_pass http://app;"); SQL's CREATE USER … PASSWORD '…' and IDENTIFIED BY '…'.
+_SPACED = (re.compile(r"^[ \t]*[\w.\-]*(?:pass|secret|token|key|auth|pwd|credential)[\w.\-]*[ \t]", re.I | re.M),
+           (re.compile(r"^[ \t]*(?P<key>(?:[\w.\-]*?[_.\-])?(?:" + _SECRET_NAME + r"|requirepass|masterauth))"
+                       rf"[ \t]+(?:{_QUOTED}|(?![\w+.\-]*://)(?P<bv>[^\s\"'`;#=:{{}}/][^\s\"'`;#]*)"
+                       r"(?=[ \t]*;?[ \t]*(?:[#;].*)?$))",
+                       re.I | re.M),))
+_LANGUAGE_FORMS = {
+    "conf": _SPACED, "properties": _SPACED,
+    # .NET's <add key="SmtpPassword" value="…" />
+    "xml": (re.compile(r"key[ \t]*=[ \t]*[\"'][^\"'\n]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
+            (re.compile(r"\bkey[ \t]*=[ \t]*(?P<kq>[\"'])(?P<key>[^\"'\n]*?" + _SECRET_NAME + r")(?P=kq)"
+                        r"[ \t]+value[ \t]*=[ \t]*" + _QUOTED, re.I),)),
+    "sql": (re.compile(r"password[ \t]|identified[ \t]", re.I),
+            (re.compile(r"\b(?P<key>password|identified[ \t]+by(?:[ \t]+password)?)[ \t]+[nN]?" + _QUOTED, re.I),)),
+    # Visual Basic's Const Password As String = "…"; Clojure's (def password "…"); Elixir's @password "…"
+    "vb": (re.compile(r"(?:pass|secret|token|key|pwd|credential|auth)\w*[ \t]+as[ \t]", re.I),
+           (re.compile(rf"{_KEY}[ \t]+as[ \t]+[A-Za-z_][\w.]*[ \t]*=[ \t]*{_QUOTED}", re.I),)),
+    "clojure": (re.compile(r"\(def", re.I), (re.compile(rf"\((?:def|defonce)[ \t]+{_KEY}[ \t]+{_QUOTED}", re.I),)),
+    "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
+               (re.compile(rf"@{_KEY}[ \t]+{_QUOTED}", re.I),)),
+}
 # A value that is no secret but where one is: a reference, a placeholder ("your-api-key", "password_here", as
 # WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default.
 _NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|your[_\-][\w\-]*$|[\w\-]*[_\-]here$|(?:true|false|yes|no|on|off"
@@ -121,7 +146,7 @@ _TOKENS = tuple(re.compile(r"(?<![\w\-])" + pattern) for pattern in (
 _VALUE_NAMES = ("password", "passwd", "secret", "token", "credential", "credentials", "pwd", "auth", "!pass", "!salt",
                 "secret?key", "secret?key?base", "api?key", "access?key", "private?key", "signing?key",
                 "encryption?key", "master?key", "auth?key", "logged_in?key", "nonce?key")
-_NAMED_VALUE_REVERSED = (r"[:=(,][ \t]*[\"'\]]{0,2}(?:" + "|".join(
+_NAMED_VALUE_REVERSED = (r"(?:[:=(,]|-<)[ \t]*[\"'\]]{0,2}(?:" + "|".join(
     re.escape(name[::-1]).replace(r"\?", r"[_.\-]?").replace("!", r"[_.\-]") for name in _VALUE_NAMES) + ")")
 # (No look-behind, nor a class of letters, at the start of one: either makes every place a start, 3 times as slow.)
 _OTHER_FORMS = (r"curl|mysql|bearer[ \t]|basic[ \t]|gh[opusr]_|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox|hf_|npm_"
@@ -132,10 +157,11 @@ _PEM = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(---
                   r"(?: BLOCK)?-----|\Z)")
 
 
-def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) -> tuple[str, int]:
+def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False, language: str = "") -> tuple[str, int]:
     """``text`` with its secrets as :data:`MASK`, and how many were hidden. ``assignments``: the values of keys
     named like secrets and the passwords of addresses too, not only private key blocks; ``unquoted``: values
-    written without quotes count (see UNQUOTED)."""
+    written without quotes count (see UNQUOTED); ``language``: a code file's, whose own forms count too
+    (_LANGUAGE_FORMS)."""
     hidden = 0
     if "PRIVATE KEY" in text:
         text, hidden = _PEM.subn(_pem_hidden, text)
@@ -146,7 +172,7 @@ def hide_secrets(text: str, assignments: bool = True, unquoted: bool = False) ->
         if masked != text:
             hidden += masked.count(f":{MASK}@") - text.count(f":{MASK}@")
             text = masked
-    return _without_assignments(text, unquoted, hidden)
+    return _without_assignments(text, unquoted, hidden, _LANGUAGE_FORMS.get(language))
 
 
 def _pem_hidden(match: re.Match[str]) -> str:
@@ -156,12 +182,13 @@ def _pem_hidden(match: re.Match[str]) -> str:
     return f"{match.group(1)}{between}{MASK}{between}{match.group(3) or ''}".rstrip(between)
 
 
-def _without_assignments(text: str, unquoted: bool, hidden: int) -> tuple[str, int]:
-    """``text`` with the values _PATTERNS and _TOKENS find hidden, and ``hidden`` plus their number. Only the
-    lines that may hold a secret are looked at (_secret_lines): over all of a 23 MB JSON file, the patterns took
-    5 s."""
+def _without_assignments(text: str, unquoted: bool, hidden: int,
+                         forms: tuple[re.Pattern[str], tuple[re.Pattern[str], ...]] | None) -> tuple[str, int]:
+    """``text`` with the values _PATTERNS, _TOKENS and a language's ``forms`` find hidden, and ``hidden`` plus
+    their number. Only the lines that may hold a secret are looked at (_secret_lines): over all of a 23 MB JSON
+    file, the patterns took 5 s."""
     # the services' keys after the assignments, which hide all of a value
-    count, patterns = hidden, _PATTERNS[unquoted] + _TOKENS
+    count, patterns = hidden, _PATTERNS[unquoted] + (forms[1] if forms else ()) + _TOKENS
 
     def masked(match: re.Match[str]) -> str:
         nonlocal count
@@ -179,7 +206,7 @@ def _without_assignments(text: str, unquoted: bool, hidden: int) -> tuple[str, i
         return line
 
     parts, pos = [], 0
-    for start, end in _secret_lines(text, unquoted):
+    for start, end in _secret_lines(text, unquoted, forms[0] if forms else None):
         parts += [text[pos:start], line_masked(text[start:end])]
         pos = end
     if parts:
@@ -187,13 +214,15 @@ def _without_assignments(text: str, unquoted: bool, hidden: int) -> tuple[str, i
     return text, count
 
 
-def _secret_lines(text: str, unquoted: bool) -> list[tuple[int, int]]:
-    """Where the lines that may hold a secret (_SECRET_LINE) start and end in ``text``, in order."""
+def _secret_lines(text: str, unquoted: bool, language_lines: re.Pattern[str] | None) -> list[tuple[int, int]]:
+    """Where the lines that may hold a secret (_SECRET_LINE, or ``language_lines``) start and end in ``text``, in
+    order."""
     lower = text.lower()
     # a letter whose lower case is longer ("İ") would move the places found: then the text as it is
     (named, other), haystack = (_SECRET_LINE[0], lower) if len(lower) == len(text) else (_SECRET_LINE[re.I], text)
     starts = set()
-    for forms in (other, _ENV_LINE) if unquoted and "env" in lower else (other,):
+    for forms in (other, *([_ENV_LINE] if unquoted and "env" in lower else []),
+                  *([language_lines] if language_lines else [])):
         pos = 0
         while found := forms.search(haystack, pos):
             starts.add(text.rfind("\n", 0, found.start()) + 1)
@@ -235,7 +264,7 @@ def document_without_secrets(doc: Document, language: str = "") -> Document:
         if block.kind == "heading" or (not assignments and "PRIVATE KEY" not in block.text):
             blocks.append(block)
             continue
-        text, count = hide_secrets(block.text, assignments, unquoted)
+        text, count = hide_secrets(block.text, assignments, unquoted, language)
         blocks.append(replace(block, text=text) if count else block)
         hidden += count
     return replace(doc, blocks=tuple(blocks), hidden=doc.hidden + hidden) if hidden else doc
