@@ -6,6 +6,11 @@ Only the matches near the screen are marked, more as the conversation scrolls. A
 page only (see MainWindow.open_chat): its messages not built yet are looked in as stored, and going past the
 first match shown (Shift+Enter, or Enter when no match is shown) builds the pages down to the nearest
 message above that holds the words, a page per turn of the event loop.
+
+Text an answer does not show is looked in too, and its matches counted: the rows of a long table folded (going to
+one shows them all, as its note's "Show all N rows" does, then selects it), and what is cut off a paragraph,
+a table or a code line too long to lay out (the note that stands for it is marked, and the bar says the match is
+in text not shown, with a button that copies the whole answer).
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from ..chats import StoredMessage
 from ..search_text import fold, fold_map, span_of
 from . import access
 from .icons import ArrowButton
+from .long_text import Cut
 from .markdown_render import BREAK_POINT
+from .segments import MarkdownSegment
 from .theme import colors
 
 if TYPE_CHECKING:
@@ -31,8 +38,9 @@ if TYPE_CHECKING:
 
 REFRESH_AFTER = 250  # ms after the conversation changed (an answer streaming, a page built) to mark again
 LOAD_POLL = 5  # ms between looks at whether the page being built is done
-# A match: the number of its message among those shown, its text view's order, the view, its start and end
-_Match = tuple[int, int, QTextEdit, int, int]
+# A match: the number of its message among those shown, its text view's order, the view, its start and end; and
+# for a match in text not shown, that text (its start and end are then those of the note that stands for it)
+_Match = tuple[int, int, QTextEdit, int, int, "_Hidden | None"]
 _WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
 
 
@@ -48,6 +56,24 @@ class _FindBox(QLineEdit):
             self._bar.step(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         else:
             super().keyPressEvent(event)
+
+
+class _Hidden:
+    """Text an answer's segment does not show: the rows of a long table folded (``rows``), or what a cut left out of
+    text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (both 0
+    when the note is not shown there: the header of a long table's piece, which the piece above draws)."""
+
+    __slots__ = ("start", "end", "rows", "_text", "_folded")
+
+    def __init__(self, start: int, end: int, text: str, rows: bool) -> None:
+        self.start, self.end, self.rows, self._text = start, end, rows, text
+        self._folded: str | None = None
+
+    def count(self, pattern: re.Pattern[str], folding: bool) -> int:
+        """How many times ``pattern`` is in the text (``folding``: in it folded, which is done once)."""
+        if folding and self._folded is None:
+            self._folded = fold(self._text)
+        return sum(1 for _ in pattern.finditer(self._folded if folding else self._text))
 
 
 class FindBar(QFrame):
@@ -77,11 +103,16 @@ class FindBar(QFrame):
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
                                         Qt.ArrowType.DownArrow)
         close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
+        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it
+        self.copy_button = self._button("findCopyAnswer", "Copy the whole answer as Markdown, with the text not shown",
+                                        self._copy_answer, text="Copy answer")
+        self.copy_button.hide()
         self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
         row.addWidget(self.box, 1)
         row.addWidget(self.prev_button)
         row.addWidget(self.next_button)
         row.addWidget(self.count)
+        row.addWidget(self.copy_button)
         row.addStretch(0)
         row.addWidget(close)
         self._matches: list[_Match] = []
@@ -89,8 +120,10 @@ class FindBar(QFrame):
         self._groups: list[tuple[QTextEdit, int, int]] = []  # each view's matches: from, to (one past)
         self._marked: list[QTextEdit] = []  # the text views that carry marks
         self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, folded text
+        # each segment's text not shown, read once for what it was read from (its fold, its cuts)
+        self._left_out: dict[QTextEdit, tuple[object, tuple[Cut, ...], list[_Hidden]]] = {}
         self._turn = 0  # bumped when the bar closes or the chat goes: a page load under way gives up
-        self._loading = False
+        self._loading = ""  # what the bar waits for (earlier messages built, a table's rows shown), in words
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(REFRESH_AFTER)
@@ -152,6 +185,7 @@ class FindBar(QFrame):
     def _chat_left(self) -> None:
         """Another chat (or a new one) takes the conversation: the bar closes, keeping its words."""
         self._stored = None
+        self._left_out.clear()
         self._let_go()
         self.hide()
 
@@ -170,7 +204,7 @@ class FindBar(QFrame):
 
     def _let_go(self) -> None:
         self._turn += 1
-        self._loading = False
+        self._loading = ""
         self._refresh.stop()
         self._mark([], -1)
 
@@ -193,16 +227,22 @@ class FindBar(QFrame):
 
     def matches(self) -> list[tuple[QTextEdit, QTextCursor]]:
         """The matches found, top to bottom: each one's text view and its selection."""
-        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end in self._matches]
+        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end, _h in self._matches]
 
     @property
     def current(self) -> int:
         """The number of the match gone to (from 0), or -1."""
         return self._current
 
+    def in_text_not_shown(self) -> str:
+        """Where the match gone to is when the answer does not show it: "rows" (of a long table folded), "cut"
+        (text too long to lay out); else ""."""
+        part = self._matches[self._current][5] if 0 <= self._current < len(self._matches) else None
+        return "" if part is None else "rows" if part.rows else "cut"
+
     def _typed(self) -> None:
         self._turn += 1  # new words: a page load for the old ones is no longer wanted
-        self._loading = False
+        self._loading = ""
         self._search(show=True)
 
     def _changed(self) -> None:
@@ -220,6 +260,7 @@ class FindBar(QFrame):
         folding = bool(fold(words))  # case and accents aside, as the chats search (words of marks only: as typed)
         pattern = _pattern(fold(words) if folding else words)
         for order, (number, view) in enumerate(self._view.message_texts()):
+            shown = len(found)
             block = view.document().begin()
             while block.isValid():
                 text, at = block.text(), block.position()
@@ -229,9 +270,26 @@ class FindBar(QFrame):
                     start, end = span_of(text, where, *match.span()) if folding else match.span()
                     if wide:
                         start, end = _utf16(text, start), _utf16(text, end)
-                    found.append((number, order, view, at + start, at + end))
+                    found.append((number, order, view, at + start, at + end, None))
                 block = block.next()
+            if hidden := self._hidden_in(view):
+                found[shown:] = _with_hidden(found[shown:], (number, order, view), hidden, pattern, folding)
         return found
+
+    def _hidden_in(self, view: QTextEdit) -> list[_Hidden]:
+        """The text ``view`` does not show, if it is an answer's segment that has some (read again only once it
+        changed)."""
+        if not isinstance(view, MarkdownSegment) or (view.fold is None and not view.cuts):
+            return []
+        known = self._left_out.get(view)
+        if known is not None and known[0] is view.fold and known[1] is view.cuts:
+            return known[2]
+        if view.fold is not None:
+            parts = [_Hidden(0, view.document().characterCount() - 1, view.fold.rows, rows=True)]
+        else:
+            parts = _placed(view.document().toRawText(), view.cuts)
+        self._left_out[view] = (view.fold, view.cuts, parts)
+        return parts
 
     def _search(self, *, show: bool, tell: bool = True) -> None:
         """Find the words in the text shown and stay on the match gone to, or the next one (more letters
@@ -244,12 +302,16 @@ class FindBar(QFrame):
             self._show_current()
         self._say(tell)
 
-    def _place(self, index: int) -> tuple[QTextEdit, int, int] | None:
-        """Where match ``index`` is: its text view, its start, and the view's order among those shown."""
+    def _place(self, index: int) -> tuple[QTextEdit, int, int, int] | None:
+        """Where match ``index`` is: its text view, its start, the view's order among those shown, and how many
+        matches before it share its start (those in text not shown: at the note that stands for it)."""
         if not 0 <= index < len(self._matches):
             return None
-        _n, order, view, start, _end = self._matches[index]
-        return view, start, order
+        _n, order, view, start, _end, _h = self._matches[index]
+        nth = 0  # matches in text not shown share their note's place: which of them
+        while index > nth and self._matches[index - nth - 1][2] is view and self._matches[index - nth - 1][3] == start:
+            nth += 1
+        return view, start, order, nth
 
     def _first_in_view(self, found: list[_Match]) -> int:
         """The first match at or below the top of what is on screen; else the last one above it."""
@@ -265,7 +327,9 @@ class FindBar(QFrame):
 
     def step(self, forward: bool) -> None:
         """Enter / F3 (``forward``) or Shift+Enter / Shift+F3: the next match, or the one before; past the
-        first one shown, the earlier messages that hold the words are built and the step goes on there."""
+        first one shown, the earlier messages that hold the words are built and the step goes on there. A match
+        in a long table's rows not shown (or the one the words were typed onto there) is gone to by showing them
+        all first."""
         if not self.words() or self._loading:
             return
         self._search(show=False)  # an answer streaming may have moved or added matches
@@ -279,12 +343,33 @@ class FindBar(QFrame):
             self._load_down_to(target, lambda: self._after_load(first, forward and bool(count), shown))
             return
         if count:
-            self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
+            if not (forward and self.in_text_not_shown() == "rows"):  # (Enter on one the words were typed onto)
+                self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
+            if self.in_text_not_shown() == "rows":
+                self._show_rows(self._current)
+                return
             self._mark(self._matches, self._current)
             self._show_current()
         self._say()
 
-    def _after_load(self, first: tuple[QTextEdit, int, int] | None, round_to_top: bool,
+    def _show_rows(self, index: int) -> None:
+        """Match ``index`` is in the rows of a long table not shown: show them (as its note's "Show all N rows"
+        does, a few pieces a turn of the event loop), then go to it, now shown."""
+        note = self._matches[index][2]
+        answer = next((a for a in self._view.answers() if note in a.segments()), None)
+        if not isinstance(note, MarkdownSegment) or answer is None:
+            return
+        note.rowsAsked.emit()
+
+        def shown() -> None:
+            found = self._find()
+            self._mark(found, min(index, len(found) - 1))  # the matches above it are where they were
+            self._show_current()
+            self._say()
+
+        self._when(lambda: note.fold is None and not answer.building, shown, "Showing all rows…")
+
+    def _after_load(self, first: tuple[QTextEdit, int, int, int] | None, round_to_top: bool,
                     shown: int | None) -> None:
         """The pages down to the message wanted are built: go to the match just above the one that was
         first (``first``; None: there was none, so to the last), or, ``round_to_top``, to the first of all."""
@@ -358,19 +443,28 @@ class FindBar(QFrame):
     def _load_down_to(self, message_id: int | None, then: Callable[[], None]) -> None:
         """Build the pages above until message ``message_id`` is shown (the chat being opened first), a
         page per turn of the event loop, then ``then()``; given up if the bar closes or the chat goes."""
+
+        def built() -> bool:  # (or the next page asked for)
+            first = self._win.first_shown
+            return not (self._win.loading or (message_id is not None and first is not None and first > message_id
+                                              and self._win.show_earlier()))
+
+        self._when(built, then, "Looking in earlier messages…")
+
+    def _when(self, ready: Callable[[], bool], then: Callable[[], None], waiting: str) -> None:
+        """``then()`` once ``ready()`` says so, asked every LOAD_POLL ms, the bar saying what it is ``waiting``
+        for meanwhile; given up if the bar closes, the words change or the chat goes."""
         turn = self._turn
-        self._loading = True
+        self._loading = waiting
         self._say()
 
         def go_on() -> None:
             if turn != self._turn:
                 return
-            first = self._win.first_shown
-            if self._win.loading or (message_id is not None and first is not None and first > message_id
-                                     and self._win.show_earlier()):
+            if not ready():
                 QTimer.singleShot(LOAD_POLL, self, go_on)
                 return
-            self._loading = False
+            self._loading = ""
             then()
 
         go_on()
@@ -403,8 +497,12 @@ class FindBar(QFrame):
                 continue
             selections = []
             for i in range(first, after):
+                if i > first and self._matches[i][5] is not None and self._matches[i][5] is self._matches[i - 1][5]:
+                    if i == self._current:  # matches in the same text not shown: their note marked once
+                        selections[-1].format = this
+                    continue
                 selection = QTextEdit.ExtraSelection()
-                selection.cursor = _cursor(view, *self._matches[i][3:])
+                selection.cursor = _cursor(view, *self._matches[i][3:5])
                 selection.format = this if i == self._current else every
                 selections.append(selection)
             view.setExtraSelections(selections)
@@ -416,28 +514,83 @@ class FindBar(QFrame):
 
     def _show_current(self) -> None:
         if 0 <= self._current < len(self._matches):
-            _n, _o, view, start, _end = self._matches[self._current]
+            _n, _o, view, start, _end, _h = self._matches[self._current]
             self._view.reveal(view.viewport(), lambda: _match_rect(view, start))
 
     def _say(self, tell: bool = True) -> None:
         """Show how many matches there are and which one is gone to ("2 of 5"), and, ``tell``, have a screen
         reader say it: it was never said (see access.tell)."""
+        hidden = "" if self._loading else self.in_text_not_shown()
         if self._loading:
-            text = "Looking in earlier messages…"
+            text = self._loading
         elif not self.words():
             text = ""
         else:
             count, more = len(self._matches), bool(self._stored_above())
             if count:
                 text = f"{self._current + 1} of {count}" if self._current >= 0 else f"{count} found"
+                text += {"rows": " in rows not shown: press Enter", "cut": ", in text not shown", "": ""}[hidden]
                 text += ", more above" if more else ""
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
         self.count.setText(text)
+        self.copy_button.setText("Copy answer")
+        self.copy_button.setVisible(hidden == "cut")
         if tell:
             access.tell(self.box, text)
-        self.count.setToolTip("Earlier messages of this chat, not shown yet, hold these words too: going up "
-                              "past the first match shows them." if "above" in text else "")
+        tips = [_HIDDEN_TIPS[hidden]] if hidden else []
+        if "above" in text:
+            tips.append("Earlier messages of this chat, not shown yet, hold these words too: going up past the first "
+                        "match shows them.")
+        self.count.setToolTip(" ".join(tips))
+
+    def _copy_answer(self) -> None:
+        """Copy answer: the whole answer holding the match gone to, as its own Copy does (with its text not
+        shown, which a selection would leave out)."""
+        if self.in_text_not_shown():
+            view = self._matches[self._current][2]
+            answer = next((a for a in self._view.answers() if view in a.segments()), None)
+            if answer is not None:
+                answer.copy_markdown()
+                self.copy_button.setText("Copied ✓")
+                access.tell(self.copy_button, "The whole answer is copied")
+
+
+# What the count's tooltip says of a match in text an answer does not show (see FindBar.in_text_not_shown)
+_HIDDEN_TIPS = {
+    "rows": "This match is in rows of a long table that are not shown yet: Enter shows them all and goes to it.",
+    "cut": "This match is in text too long to show (the marked note says how much is left out there). Copy "
+           "answer, or the answer's Copy button, copies all of it.",
+}
+
+
+def _with_hidden(found: list[_Match], view: tuple[int, int, QTextEdit], hidden: list[_Hidden],
+                 pattern: re.Pattern[str], folding: bool) -> list[_Match]:
+    """The matches ``found`` in a text ``view`` (its message's number, its order, the view) with those in its text
+    not shown (``hidden``), each at the note that stands for its text, in their order; a match in a note's own
+    words ("more", "Copy") is none."""
+    notes = [(part.start, part.end) for part in hidden if part.end > part.start]
+    out = [match for match in found if not any(start <= match[3] < end for start, end in notes)]
+    for part in hidden:
+        out += [(*view, part.start, part.end, part)] * part.count(pattern, folding)
+    out.sort(key=lambda match: match[3])  # (a sort keeps the order of equals)
+    return out
+
+
+def _placed(raw: str, cuts: tuple[Cut, ...]) -> list[_Hidden]:
+    """Each of ``cuts``' text, where its note is in a segment's text ``raw`` (the first of those that read the
+    same not taken yet), in Qt's places; at the start when its note is not there."""
+    parts, after, wide = [], {}, _WIDE.search(raw) is not None
+    for cut in cuts:
+        at = raw.find(cut.note, after.get(cut.note, 0))
+        if at < 0:
+            parts.append(_Hidden(0, 0, cut.text(), rows=False))
+            continue
+        end = after[cut.note] = at + len(cut.note)
+        if wide:
+            at, end = _utf16(raw, at), _utf16(raw, end)
+        parts.append(_Hidden(at, end, cut.text(), rows=False))
+    return parts
 
 
 def _groups(found: list[_Match]) -> list[tuple[int, int, QTextEdit]]:
@@ -471,14 +624,16 @@ def _utf16(text: str, index: int) -> int:
     return index + len(_WIDE.findall(text, 0, index))
 
 
-def _same(found: list[_Match], place: tuple[QTextEdit, int, int] | None) -> int:
+def _same(found: list[_Match], place: tuple[QTextEdit, int, int, int] | None) -> int:
     """The match in ``found`` at ``place`` (or the next one in its text view); if that view is gone, the
     first one after where it was; -1 without a place."""
     if place is None:
         return -1
-    view, start, order = place
-    for i, (_n, _o, other, at, _end) in enumerate(found):
+    view, start, order, nth = place
+    for i, (_n, _o, other, at, _end, _h) in enumerate(found):
         if other is view and at >= start:
+            while nth and i + 1 < len(found) and found[i + 1][2] is view and found[i + 1][3] == at:
+                i, nth = i + 1, nth - 1  # the same one of those that share a note's place
             return i
     return next((i for i, match in enumerate(found) if match[1] >= order), len(found) - 1)
 
