@@ -15,6 +15,7 @@ from tinyrag_desktop.ui.markdown_render import render
 
 from .conftest import keep_picture, wait_until
 from .test_open_long_answers import _chat
+from .test_table_folds import TEXT as WIDE_FOLDED
 
 ROWS = 400  # of 4 columns: the first TABLE_CELLS_SHOWN // 4 shown when the chat opens
 ZEBRAS = (100, 300, 350)  # the rows that say "zebra": the first shown, the others folded
@@ -114,3 +115,25 @@ def test_the_text_a_cut_leaves_out_is_kept_with_its_note():
     shown = line[:len(line) - len(paragraph.text())]
     assert len(shown) <= BLOCK_SHOWN + 1 and (shown + paragraph.text()) == line
     assert code.text() == "x" * 7 and "Copy code keeps all" in code.note
+
+
+def test_a_wide_tables_columns_not_shown_are_counted_once_in_its_rows_shown_and_folded(make_window, server, qloop,
+                                                                                       qtbot, tmp_path):
+    # 130 columns (100 shown), 40 rows (10 shown): each of its pieces drew the header's cells not shown again,
+    # and each counted them ("column 120": 5 of 5)
+    data, chat_id, _messages = _chat(tmp_path, [WIDE_FOLDED])
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    bar = _find(win, "column 120")
+    assert bar.count.text() == "1 of 1, in text not shown"
+    bar.box.setText("r5c120")  # a row shown, a column not
+    assert bar.count.text() == "1 of 1, in text not shown"
+    bar.box.setText("r30c120")  # a row folded, a column not shown
+    assert bar.count.text() == "1 of 1 in rows not shown: press Enter"
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: bar.count.text() == "1 of 1, in text not shown", timeout=60))
+    view, words = _current(bar)
+    assert "30\u00a0more\u00a0columns" in words and "r30c99" in view.toPlainText()  # the table's note of them
+    bar.box.setText("r30c50")
+    assert bar.count.text() == "1 of 1" and _current(bar)[1] == "r30c50"

@@ -61,8 +61,8 @@ class _FindBox(QLineEdit):
 
 class _Hidden:
     """Text an answer's segment does not show: the rows of a long table folded (``rows``), or what a cut left out of
-    text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (both 0
-    when the note is not shown there: the header of a long table's piece, which the piece above draws)."""
+    text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (see
+    _placed; both 0 when none is there)."""
 
     __slots__ = ("start", "end", "rows", "_text", "_folded")
 
@@ -585,14 +585,19 @@ def _with_hidden(found: list[_Match], view: tuple[int, int, QTextEdit], hidden: 
 
 def _placed(raw: str, cuts: tuple[Cut, ...]) -> list[_Hidden]:
     """Each of ``cuts``' text, where its note is in a segment's text ``raw`` (the first of those that read the
-    same not taken yet), in Qt's places; at the start when its note is not there."""
-    parts, after, wide = [], {}, _WIDE.search(raw) is not None
-    for cut in cuts:
-        at = raw.find(cut.note, after.get(cut.note, 0))
+    same not taken yet, else the last), in Qt's places: the pieces of a long table joined show the note of the
+    columns they leave out once, in its header. A piece not joined has it in the piece above: they are at its
+    first "…" cell (or at the start)."""
+    parts, after, last, wide = [], {}, {}, _WIDE.search(raw) is not None
+    for cut in filter(lambda cut: cut.left, cuts):
+        note = cut.note if cut.note in raw else "…"
+        at = raw.find(note, after.get(note, 0))
+        at = last.get(note, -1) if at < 0 else at
         if at < 0:
             parts.append(_Hidden(0, 0, cut.text(), rows=False))
             continue
-        end = after[cut.note] = at + len(cut.note)
+        last[note], end = at, at + len(note)
+        after[note] = end
         if wide:
             at, end = _utf16(raw, at), _utf16(raw, end)
         parts.append(_Hidden(at, end, cut.text(), rows=False))

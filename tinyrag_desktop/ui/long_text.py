@@ -111,6 +111,16 @@ def notes_shown(body: str, notes: list[Cut], colour: str) -> str:
     return _MARK_RE.sub(note, body)
 
 
+def shown_above(head: str, cuts: list[Cut]) -> str:
+    """Nothing, for the converter's HTML of the ``head``er row of a long table's piece, which the piece above shows
+    (see markdown_render.render's ``headless``): what the cuts marked in it leave out of that row is not this
+    piece's text (the cells its rows leave out are)."""
+    for number in {int(n) for n in _MARK_RE.findall(head)}:
+        if number < len(cuts):
+            del cuts[number].left[:1]  # (the row's own; the other rows' follow)
+    return ""
+
+
 def _block_cut(block: list[str], notes: list[Cut], in_list: bool) -> list[str]:
     """The lines of ``block`` as shown: a table's rows cut after TABLE_COLUMNS cells and BLOCK_SHOWN characters,
     each paragraph (or item of a list) cut after BLOCK_SHOWN characters. Code indented by 4 spaces is left whole

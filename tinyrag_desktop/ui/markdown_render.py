@@ -28,7 +28,8 @@ from ..entities import unescape
 from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
                              controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
                              put_back_fences, register_task_boxes, without_terminal_codes)
-from .long_text import COPY_CODE, SHOW_ROWS, Cut, code_cut, cut_long, joins_previous, lines_noted, notes_shown
+from .long_text import (COPY_CODE, SHOW_ROWS, Cut, code_cut, cut_long, joins_previous, lines_noted, notes_shown,
+                        shown_above)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -219,7 +220,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         _md.cache_clear()  # its parser was left inside the lists it was reading: every later list ran on
     body = put_back_fences(body.replace(LONE_BRACKET, "[") if LONE_BRACKET in body else body, lifted)
     if headless and body.startswith("<table>"):  # (a header Python-Markdown did not take as one stays)
-        body = _THEAD_RE.sub("", body, count=1)
+        body = _THEAD_RE.sub(lambda head: shown_above(head.group(0), cut), body, count=1)
     body = body.replace('<a href="', f'<a style="color:{palette.link}" href="')
     body = _show_invalid_blocks(body, invalid, palette)
     body = notes_shown(body, cut, palette.muted)
