@@ -43,6 +43,9 @@ LOAD_POLL = 5  # ms between looks at whether the page being built is done
 # for a match in text not shown, that text (its start and end are then those of the note that stands for it)
 _Match = tuple[int, int, QTextEdit, int, int, "_Hidden | None"]
 _WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
+# Markdown's marks in text not shown that would part the words shown ("a **zebra**" shows "a zebra"): a link's
+# address, "**", "__", "~~", backticks
+_MARKS = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|__|~~|`+")
 
 
 class _FindBox(QLineEdit):
@@ -67,7 +70,8 @@ class _Hidden:
     __slots__ = ("start", "end", "rows", "_text", "_folded")
 
     def __init__(self, start: int, end: int, text: str, rows: bool) -> None:
-        self.start, self.end, self.rows, self._text = start, end, rows, text
+        self.start, self.end, self.rows = start, end, rows
+        self._text = _MARKS.sub(lambda m: m.group(1) or "", text)  # its Markdown as it reads
         self._folded: str | None = None
 
     def count(self, words: str, pattern: re.Pattern[str], folding: bool) -> int:
@@ -105,11 +109,11 @@ class FindBar(QFrame):
                                         lambda: self.step(False), Qt.ArrowType.UpArrow)
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
                                         Qt.ArrowType.DownArrow)
-        close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
         # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it
         self.copy_button = self._button("findCopyAnswer", "Copy the whole answer as Markdown, with the text not shown",
                                         self._copy_answer, text="Copy answer")
         self.copy_button.hide()
+        close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
         self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
         row.addWidget(self.box, 1)
         row.addWidget(self.prev_button)
