@@ -17,7 +17,7 @@ from ..markdown_prep import left_open, round_cuts
 from ..written_calls import ROUND_STARTS, stopped_call, written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
-from .long_text import table_folds
+from .long_text import Cut, table_folds
 from .markdown_render import Palette
 from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam
@@ -248,7 +248,8 @@ class RenderingMixin:
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
             first.continued_by = None  # (its code is whole)
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
-            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
+            cuts = tuple(cut for seg in (first, *rest) for cut in seg.cuts)  # (in the pieces' HTML joined)
+            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html, cuts=cuts)
             join.done()
             for seg in rest:
                 if seg in self._seams:
@@ -260,8 +261,9 @@ class RenderingMixin:
                 seg.hide()
                 seg.deleteLater()
 
-    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False, html: str | None = None) -> None:
-        seg.set_markdown(text, growing, html)
+    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False, html: str | None = None,
+                      cuts: tuple[Cut, ...] = ()) -> None:
+        seg.set_markdown(text, growing, html, cuts)
         seg.setVisible(bool(text.strip()) and not seg.shows_nothing())
         if seg in self._seams:
             self._seams[seg].fit()

@@ -6,11 +6,17 @@ Only the matches near the screen are marked, more as the conversation scrolls. A
 page only (see MainWindow.open_chat): its messages not built yet are looked in as stored, and going past the
 first match shown (Shift+Enter, or Enter when no match is shown) builds the pages down to the nearest
 message above that holds the words, a page per turn of the event loop.
+
+Text an answer does not show is looked in too, and its matches counted: the rows of a long table folded (going to
+one shows them all, as its note's "Show all N rows" does, then selects it), and what is cut off a paragraph,
+a table or a code line too long to lay out (the note that stands for it is marked, and the bar says the match is
+in text not shown, with a button that copies the whole answer).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable
 
 import shiboken6
@@ -23,7 +29,9 @@ from ..chats import StoredMessage
 from ..search_text import fold, fold_map, span_of
 from . import access
 from .icons import ArrowButton
+from .long_text import Cut
 from .markdown_render import BREAK_POINT
+from .segments import MarkdownSegment
 from .theme import colors
 
 if TYPE_CHECKING:
@@ -31,9 +39,13 @@ if TYPE_CHECKING:
 
 REFRESH_AFTER = 250  # ms after the conversation changed (an answer streaming, a page built) to mark again
 LOAD_POLL = 5  # ms between looks at whether the page being built is done
-# A match: the number of its message among those shown, its text view's order, the view, its start and end
-_Match = tuple[int, int, QTextEdit, int, int]
+# A match: the number of its message among those shown, its text view's order, the view, its start and end; and
+# for a match in text not shown, that text (its start and end are then those of the note that stands for it)
+_Match = tuple[int, int, QTextEdit, int, int, "_Hidden | None"]
 _WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
+# Markdown's marks in text not shown that would part the words shown ("a **zebra**" shows "a zebra"): a link's
+# address, "**", "__", "~~", backticks
+_MARKS = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|__|~~|`+")
 
 
 class _FindBox(QLineEdit):
@@ -48,6 +60,27 @@ class _FindBox(QLineEdit):
             self._bar.step(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         else:
             super().keyPressEvent(event)
+
+
+class _Hidden:
+    """Text an answer's segment does not show: the rows of a long table folded (``rows``), or what a cut left out of
+    text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (see
+    _placed; both 0 when none is there)."""
+
+    __slots__ = ("start", "end", "rows", "_text", "_folded")
+
+    def __init__(self, start: int, end: int, text: str, rows: bool) -> None:
+        self.start, self.end, self.rows = start, end, rows
+        self._text = _MARKS.sub(lambda m: m.group(1) or "", text)  # its Markdown as it reads
+        self._folded: str | None = None
+
+    def count(self, words: str, pattern: re.Pattern[str], folding: bool) -> int:
+        """How many times ``words``, as ``pattern`` finds them, are in the text (``folding``: in it folded, which is
+        done once); a single word is counted as it stands, some 30 times faster (a 2 MB line of 160,000 "e")."""
+        if folding and self._folded is None:
+            self._folded = fold(self._text)
+        text = self._folded if folding else self._text
+        return text.count(words) if folding and " " not in words else len(pattern.findall(text))
 
 
 class FindBar(QFrame):
@@ -76,12 +109,17 @@ class FindBar(QFrame):
                                         lambda: self.step(False), Qt.ArrowType.UpArrow)
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
                                         Qt.ArrowType.DownArrow)
+        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it
+        self.copy_button = self._button("findCopyAnswer", "Copy the whole answer as Markdown, with the text not shown",
+                                        self._copy_answer, text="Copy answer")
+        self.copy_button.hide()
         close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
         self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
         row.addWidget(self.box, 1)
         row.addWidget(self.prev_button)
         row.addWidget(self.next_button)
         row.addWidget(self.count)
+        row.addWidget(self.copy_button)
         row.addStretch(0)
         row.addWidget(close)
         self._matches: list[_Match] = []
@@ -89,8 +127,10 @@ class FindBar(QFrame):
         self._groups: list[tuple[QTextEdit, int, int]] = []  # each view's matches: from, to (one past)
         self._marked: list[QTextEdit] = []  # the text views that carry marks
         self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, folded text
+        # each segment's text not shown, read once for what it was read from (its fold, its cuts)
+        self._left_out: dict[QTextEdit, tuple[object, tuple[Cut, ...], list[_Hidden]]] = {}
         self._turn = 0  # bumped when the bar closes or the chat goes: a page load under way gives up
-        self._loading = False
+        self._loading = ""  # what the bar waits for (earlier messages built, a table's rows shown), in words
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(REFRESH_AFTER)
@@ -152,6 +192,7 @@ class FindBar(QFrame):
     def _chat_left(self) -> None:
         """Another chat (or a new one) takes the conversation: the bar closes, keeping its words."""
         self._stored = None
+        self._left_out.clear()
         self._let_go()
         self.hide()
 
@@ -170,7 +211,7 @@ class FindBar(QFrame):
 
     def _let_go(self) -> None:
         self._turn += 1
-        self._loading = False
+        self._loading = ""
         self._refresh.stop()
         self._mark([], -1)
 
@@ -193,16 +234,22 @@ class FindBar(QFrame):
 
     def matches(self) -> list[tuple[QTextEdit, QTextCursor]]:
         """The matches found, top to bottom: each one's text view and its selection."""
-        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end in self._matches]
+        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end, _h in self._matches]
 
     @property
     def current(self) -> int:
         """The number of the match gone to (from 0), or -1."""
         return self._current
 
+    def in_text_not_shown(self) -> str:
+        """Where the match gone to is when the answer does not show it: "rows" (of a long table folded), "cut"
+        (text too long to lay out); else ""."""
+        part = self._matches[self._current][5] if 0 <= self._current < len(self._matches) else None
+        return "" if part is None else "rows" if part.rows else "cut"
+
     def _typed(self) -> None:
         self._turn += 1  # new words: a page load for the old ones is no longer wanted
-        self._loading = False
+        self._loading = ""
         self._search(show=True)
 
     def _changed(self) -> None:
@@ -218,8 +265,10 @@ class FindBar(QFrame):
         if not words:
             return found
         folding = bool(fold(words))  # case and accents aside, as the chats search (words of marks only: as typed)
-        pattern = _pattern(fold(words) if folding else words)
+        needle = fold(words) if folding else words
+        pattern = _pattern(needle)
         for order, (number, view) in enumerate(self._view.message_texts()):
+            shown = len(found)
             block = view.document().begin()
             while block.isValid():
                 text, at = block.text(), block.position()
@@ -229,9 +278,26 @@ class FindBar(QFrame):
                     start, end = span_of(text, where, *match.span()) if folding else match.span()
                     if wide:
                         start, end = _utf16(text, start), _utf16(text, end)
-                    found.append((number, order, view, at + start, at + end))
+                    found.append((number, order, view, at + start, at + end, None))
                 block = block.next()
+            if hidden := self._hidden_in(view):
+                found[shown:] = _with_hidden(found[shown:], (number, order, view), hidden, needle, pattern, folding)
         return found
+
+    def _hidden_in(self, view: QTextEdit) -> list[_Hidden]:
+        """The text ``view`` does not show, if it is an answer's segment that has some (read again only once it
+        changed)."""
+        if not isinstance(view, MarkdownSegment) or (view.fold is None and not view.cuts):
+            return []
+        known = self._left_out.get(view)
+        if known is not None and known[0] is view.fold and known[1] is view.cuts:
+            return known[2]
+        if view.fold is not None:
+            parts = [_Hidden(0, view.document().characterCount() - 1, view.fold.rows, rows=True)]
+        else:
+            parts = _placed(view.document().toRawText(), view.cuts)
+        self._left_out[view] = (view.fold, view.cuts, parts)
+        return parts
 
     def _search(self, *, show: bool, tell: bool = True) -> None:
         """Find the words in the text shown and stay on the match gone to, or the next one (more letters
@@ -244,12 +310,14 @@ class FindBar(QFrame):
             self._show_current()
         self._say(tell)
 
-    def _place(self, index: int) -> tuple[QTextEdit, int, int] | None:
-        """Where match ``index`` is: its text view, its start, and the view's order among those shown."""
+    def _place(self, index: int) -> tuple[QTextEdit, int, int, int] | None:
+        """Where match ``index`` is: its text view, its start, the view's order among those shown, and how many
+        matches before it share its start (those in text not shown: at the note that stands for it)."""
         if not 0 <= index < len(self._matches):
             return None
-        _n, order, view, start, _end = self._matches[index]
-        return view, start, order
+        _n, order, view, start, _end, _h = self._matches[index]
+        first = bisect_left(self._matches, order, 0, index, key=_order)  # the first match in the view
+        return view, start, order, index - bisect_left(self._matches, start, first, index, key=_start)
 
     def _first_in_view(self, found: list[_Match]) -> int:
         """The first match at or below the top of what is on screen; else the last one above it."""
@@ -258,14 +326,18 @@ class FindBar(QFrame):
         for first, after, view in _groups(found):
             if view.mapTo(canvas, QPoint(0, view.height())).y() < top:
                 continue  # all of it above the screen
-            for i in range(first, after):
+            i = first
+            while i < after:
                 if view.viewport().mapTo(canvas, _match_rect(view, found[i][3]).topLeft()).y() >= top:
                     return i
+                i = _run_end(found, i, after)
         return len(found) - 1
 
     def step(self, forward: bool) -> None:
         """Enter / F3 (``forward``) or Shift+Enter / Shift+F3: the next match, or the one before; past the
-        first one shown, the earlier messages that hold the words are built and the step goes on there."""
+        first one shown, the earlier messages that hold the words are built and the step goes on there. A match
+        in a long table's rows not shown (or the one the words were typed onto there) is gone to by showing them
+        all first."""
         if not self.words() or self._loading:
             return
         self._search(show=False)  # an answer streaming may have moved or added matches
@@ -279,12 +351,33 @@ class FindBar(QFrame):
             self._load_down_to(target, lambda: self._after_load(first, forward and bool(count), shown))
             return
         if count:
-            self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
+            if not (forward and self.in_text_not_shown() == "rows"):  # (Enter on one the words were typed onto)
+                self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
+            if self.in_text_not_shown() == "rows":
+                self._show_rows(self._current)
+                return
             self._mark(self._matches, self._current)
             self._show_current()
         self._say()
 
-    def _after_load(self, first: tuple[QTextEdit, int, int] | None, round_to_top: bool,
+    def _show_rows(self, index: int) -> None:
+        """Match ``index`` is in the rows of a long table not shown: show them (as its note's "Show all N rows"
+        does, a few pieces a turn of the event loop), then go to it, now shown."""
+        note = self._matches[index][2]
+        answer = next((a for a in self._view.answers() if note in a.segments()), None)
+        if not isinstance(note, MarkdownSegment) or answer is None:
+            return
+        note.rowsAsked.emit()
+
+        def shown() -> None:
+            found = self._find()
+            self._mark(found, min(index, len(found) - 1))  # the matches above it are where they were
+            self._show_current()
+            self._say()
+
+        self._when(lambda: note.fold is None and not answer.building, shown, "Showing all rows…")
+
+    def _after_load(self, first: tuple[QTextEdit, int, int, int] | None, round_to_top: bool,
                     shown: int | None) -> None:
         """The pages down to the message wanted are built: go to the match just above the one that was
         first (``first``; None: there was none, so to the last), or, ``round_to_top``, to the first of all."""
@@ -358,19 +451,28 @@ class FindBar(QFrame):
     def _load_down_to(self, message_id: int | None, then: Callable[[], None]) -> None:
         """Build the pages above until message ``message_id`` is shown (the chat being opened first), a
         page per turn of the event loop, then ``then()``; given up if the bar closes or the chat goes."""
+
+        def built() -> bool:  # (or the next page asked for)
+            first = self._win.first_shown
+            return not (self._win.loading or (message_id is not None and first is not None and first > message_id
+                                              and self._win.show_earlier()))
+
+        self._when(built, then, "Looking in earlier messages…")
+
+    def _when(self, ready: Callable[[], bool], then: Callable[[], None], waiting: str) -> None:
+        """``then()`` once ``ready()`` says so, asked every LOAD_POLL ms, the bar saying what it is ``waiting``
+        for meanwhile; given up if the bar closes, the words change or the chat goes."""
         turn = self._turn
-        self._loading = True
+        self._loading = waiting
         self._say()
 
         def go_on() -> None:
             if turn != self._turn:
                 return
-            first = self._win.first_shown
-            if self._win.loading or (message_id is not None and first is not None and first > message_id
-                                     and self._win.show_earlier()):
+            if not ready():
                 QTimer.singleShot(LOAD_POLL, self, go_on)
                 return
-            self._loading = False
+            self._loading = ""
             then()
 
         go_on()
@@ -402,11 +504,14 @@ class FindBar(QFrame):
             if (y + view.height() < top - height or y > top + 2 * height) and not first <= self._current < after:
                 continue
             selections = []
-            for i in range(first, after):
+            i = first
+            while i < after:  # (the matches in text not shown, at the note that stands for it: marked once)
+                run_end = _run_end(self._matches, i, after)
                 selection = QTextEdit.ExtraSelection()
-                selection.cursor = _cursor(view, *self._matches[i][3:])
-                selection.format = this if i == self._current else every
+                selection.cursor = _cursor(view, *self._matches[i][3:5])
+                selection.format = this if i <= self._current < run_end else every
                 selections.append(selection)
+                i = run_end
             view.setExtraSelections(selections)
             marked.append(view)
         for view in self._marked:
@@ -416,39 +521,118 @@ class FindBar(QFrame):
 
     def _show_current(self) -> None:
         if 0 <= self._current < len(self._matches):
-            _n, _o, view, start, _end = self._matches[self._current]
+            _n, _o, view, start, _end, _h = self._matches[self._current]
             self._view.reveal(view.viewport(), lambda: _match_rect(view, start))
 
     def _say(self, tell: bool = True) -> None:
         """Show how many matches there are and which one is gone to ("2 of 5"), and, ``tell``, have a screen
         reader say it: it was never said (see access.tell)."""
+        hidden = "" if self._loading else self.in_text_not_shown()
         if self._loading:
-            text = "Looking in earlier messages…"
+            text = self._loading
         elif not self.words():
             text = ""
         else:
             count, more = len(self._matches), bool(self._stored_above())
             if count:
                 text = f"{self._current + 1} of {count}" if self._current >= 0 else f"{count} found"
+                text += {"rows": " in rows not shown: press Enter", "cut": ", in text not shown", "": ""}[hidden]
                 text += ", more above" if more else ""
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
         self.count.setText(text)
+        self.copy_button.setText("Copy answer")
+        self.copy_button.setVisible(hidden == "cut")
         if tell:
             access.tell(self.box, text)
-        self.count.setToolTip("Earlier messages of this chat, not shown yet, hold these words too: going up "
-                              "past the first match shows them." if "above" in text else "")
+        tips = [_HIDDEN_TIPS[hidden]] if hidden else []
+        if "above" in text:
+            tips.append("Earlier messages of this chat, not shown yet, hold these words too: going up past the first "
+                        "match shows them.")
+        self.count.setToolTip(" ".join(tips))
+
+    def _copy_answer(self) -> None:
+        """Copy answer: the whole answer holding the match gone to, as its own Copy does (with its text not
+        shown, which a selection would leave out)."""
+        if self.in_text_not_shown():
+            view = self._matches[self._current][2]
+            answer = next((a for a in self._view.answers() if view in a.segments()), None)
+            if answer is not None:
+                answer.copy_markdown()
+                self.copy_button.setText("Copied ✓")
+                access.tell(self.copy_button, "The whole answer is copied")
+
+
+# What the count's tooltip says of a match in text an answer does not show (see FindBar.in_text_not_shown)
+_HIDDEN_TIPS = {
+    "rows": "This match is in rows of a long table that are not shown yet: Enter shows them all and goes to it.",
+    "cut": "This match is in text too long to show (the marked note says how much is left out there). Copy "
+           "answer, or the answer's Copy button, copies all of it.",
+}
+
+
+def _with_hidden(found: list[_Match], view: tuple[int, int, QTextEdit], hidden: list[_Hidden], words: str,
+                 pattern: re.Pattern[str], folding: bool) -> list[_Match]:
+    """The matches ``found`` in a text ``view`` (its message's number, its order, the view) with those of ``words``
+    (as ``pattern`` finds them) in its text not shown (``hidden``), each at the note that stands for its text, in
+    their order; a match in a note's own words ("more", "Copy") is none."""
+    notes = [(part.start, part.end) for part in hidden if part.end > part.start]
+    shown = [match for match in found if not any(start <= match[3] < end for start, end in notes)]
+    out, i = [], 0
+    for part in sorted(hidden, key=lambda part: part.start):
+        while i < len(shown) and shown[i][3] <= part.start:
+            out.append(shown[i])
+            i += 1
+        out += [(*view, part.start, part.end, part)] * part.count(words, pattern, folding)
+    return out + shown[i:]
+
+
+def _placed(raw: str, cuts: tuple[Cut, ...]) -> list[_Hidden]:
+    """Each of ``cuts``' text, where its note is in a segment's text ``raw`` (the first of those that read the
+    same not taken yet, else the last), in Qt's places: the pieces of a long table joined show the note of the
+    columns they leave out once, in its header. A piece not joined has it in the piece above: they are at its
+    first "…" cell (or at the start)."""
+    parts, after, last, wide = [], {}, {}, _WIDE.search(raw) is not None
+    for cut in filter(lambda cut: cut.left, cuts):
+        note = cut.note if cut.note in raw else "…"
+        at = raw.find(note, after.get(note, 0))
+        at = last.get(note, -1) if at < 0 else at
+        if at < 0:
+            parts.append(_Hidden(0, 0, cut.text(), rows=False))
+            continue
+        last[note], end = at, at + len(note)
+        after[note] = end
+        if wide:
+            at, end = _utf16(raw, at), _utf16(raw, end)
+        parts.append(_Hidden(at, end, cut.text(), rows=False))
+    return parts
 
 
 def _groups(found: list[_Match]) -> list[tuple[int, int, QTextEdit]]:
     """The matches of each text view: from, to (one past), the view."""
     out: list[tuple[int, int, QTextEdit]] = []
     first = 0
-    for i in range(1, len(found) + 1):
-        if i == len(found) or found[i][2] is not found[first][2]:
-            out.append((first, i, found[first][2]))
-            first = i
+    while first < len(found):  # (a view's matches are of one order, found in the views' order)
+        after = bisect_right(found, found[first][1], first, key=_order)
+        out.append((first, after, found[first][2]))
+        first = after
     return out
+
+
+def _order(match: _Match) -> int:
+    return match[1]
+
+
+def _start(match: _Match) -> int:
+    return match[3]
+
+
+def _run_end(found: list[_Match], i: int, after: int) -> int:
+    """One past the last of the matches from ``i`` at the same place in their view (several, in text not shown:
+    at the note that stands for it), the view's matches ending at ``after``."""
+    if found[i][5] is None:
+        return i + 1
+    return bisect_right(found, found[i][3], i, after, key=_start)
 
 
 def _cursor(view: QTextEdit, start: int, end: int) -> QTextCursor:
@@ -471,16 +655,19 @@ def _utf16(text: str, index: int) -> int:
     return index + len(_WIDE.findall(text, 0, index))
 
 
-def _same(found: list[_Match], place: tuple[QTextEdit, int, int] | None) -> int:
+def _same(found: list[_Match], place: tuple[QTextEdit, int, int, int] | None) -> int:
     """The match in ``found`` at ``place`` (or the next one in its text view); if that view is gone, the
     first one after where it was; -1 without a place."""
     if place is None:
         return -1
-    view, start, order = place
-    for i, (_n, _o, other, at, _end) in enumerate(found):
-        if other is view and at >= start:
-            return i
-    return next((i for i, match in enumerate(found) if match[1] >= order), len(found) - 1)
+    view, start, order, nth = place
+    for first, after, other in _groups(found):
+        if other is view:  # (its order changes as earlier pages are built)
+            i = bisect_left(found, start, first, after, key=_start)
+            if i < after:
+                return min(i + nth, _run_end(found, i, after) - 1)  # the same of those that share a note's place
+            break
+    return min(bisect_left(found, order, key=_order), len(found) - 1)
 
 
 def _holds(folded: str, words: str) -> bool:

@@ -1,5 +1,6 @@
 """What the window lays out of a paragraph, line or table row too long to lay out at once: its start, and a note
-that says how much more there is (Copy and Export keep all of it, from the answer's source). No Qt here.
+that says how much more there is (Copy and Export keep all of it, from the answer's source; Find in chat looks in
+what is left out, see Cut). No Qt here.
 
 A single line of 2 MB took 2.3 s to show, a table row of 5,000 columns 1.9 s, and 20,000 "&amp;" in one
 paragraph 1.6 s (Python-Markdown rebuilds the paragraph's text at each entity, code span or emphasis it reads):
@@ -37,15 +38,27 @@ _OPEN_LINK_RE = re.compile(r"(?:\[[^\[\]\n]*\]\(<?[^)\s]*|<?\bhttps?://[^\s<>]*)
 _FLAG_HALF, _FLAG_HALF_END = "\U0001f1e6", "\U0001f1ff"  # a flag is two of these ("regional indicators")
 
 
-def cut_long(text: str) -> tuple[str, list[str]]:
+@dataclass(slots=True)
+class Cut:
+    """A cut: the ``note`` shown in place of what it leaves out ("… (1,980,000 more characters, the Copy button
+    keeps all)"), and the text ``left`` out, in pieces (a table's rows cut after its hundredth column each add
+    theirs to its header's note), which Find in chat looks in."""
+
+    note: str
+    left: list[str]
+
+    def text(self) -> str:
+        return "\n".join(self.left)
+
+
+def cut_long(text: str) -> tuple[str, list[Cut]]:
     """``text`` with each paragraph longer than BLOCK_SHOWN characters cut there and each table row of more than
-    TABLE_COLUMNS cells cut after them, a mark in place of what is left out; and the notes the marks stand for
-    ("… (1,980,000 more characters, the Copy button keeps all)"). Code, fenced or indented, is left to code_cut.
-    An ordinary answer's text is returned as it is."""
+    TABLE_COLUMNS cells cut after them, a mark in place of what is left out; and the cuts the marks stand for.
+    Code, fenced or indented, is left to code_cut. An ordinary answer's text is returned as it is."""
     if len(text) <= BLOCK_SHOWN and text.count("|") <= TABLE_COLUMNS:
         return text, []
     out: list[str] = []
-    notes: list[str] = []
+    notes: list[Cut] = []
     fence, block, in_list = "", [], False  # the lines of the block being read (outside code); whether in a list
     for line in text.split("\n"):
         was, fence = fence, fence_after(fence, line)
@@ -60,32 +73,32 @@ def cut_long(text: str) -> tuple[str, list[str]]:
     return ("\n".join(out), notes) if notes else (text, [])
 
 
-def code_cut(code: str) -> tuple[str, dict[int, str]]:
+def code_cut(code: str) -> tuple[str, dict[int, Cut]]:
     """``code`` as its block shows it, each line longer than CODE_LINE_SHOWN characters cut there (Copy code
-    keeps all of it); and the note to put after each line cut, by its number (see lines_noted). A minified
-    script of 2 MB on one line took 22 s to colour and lay out."""
+    keeps all of it); and the cut whose note to put after each line cut, by its number (see lines_noted). A
+    minified script of 2 MB on one line took 22 s to colour and lay out."""
     if len(code) <= CODE_LINE_SHOWN:
         return code, {}
     lines = code.split("\n")
     shown = [line[:_whole_letters(line, CODE_LINE_SHOWN)] for line in lines]
-    notes = {n: more_note(len(line) - len(start), "character", COPY_CODE)
+    notes = {n: Cut(more_note(len(line) - len(start), "character", COPY_CODE), [line[len(start):]])
              for n, (line, start) in enumerate(zip(lines, shown)) if len(start) < len(line)}
     return ("\n".join(shown), notes) if notes else (code, {})
 
 
-def lines_noted(coloured: str, notes: dict[int, str], colour: str) -> str:
+def lines_noted(coloured: str, notes: dict[int, Cut], colour: str) -> str:
     """The coloured HTML of code_cut's code (a line of it a line of code) with its notes after the lines they
     belong to, in the ``colour`` of muted words: put after the colouring, which read a note in the code as code."""
     if not notes:
         return coloured
     lines = coloured.split("\n")
-    for number, note in notes.items():
+    for number, cut in notes.items():
         if number < len(lines):
-            lines[number] += f' <span style="color:{colour}">{note}</span>'
+            lines[number] += f' <span style="color:{colour}">{cut.note}</span>'
     return "\n".join(lines)
 
 
-def notes_shown(body: str, notes: list[str], colour: str) -> str:
+def notes_shown(body: str, notes: list[Cut], colour: str) -> str:
     """The converter's HTML with each mark of cut_long as its note, in the ``colour`` of muted words."""
     if not notes:
         return body
@@ -94,12 +107,22 @@ def notes_shown(body: str, notes: list[str], colour: str) -> str:
         number = int(match.group(1))
         if number >= len(notes):  # the model's own text, not a mark of ours
             return match.group(0)
-        return f'<span style="color:{colour}">{notes[number]}</span>'
+        return f'<span style="color:{colour}">{notes[number].note}</span>'
 
     return _MARK_RE.sub(note, body)
 
 
-def _block_cut(block: list[str], notes: list[str], in_list: bool) -> list[str]:
+def shown_above(head: str, cuts: list[Cut]) -> str:
+    """Nothing, for the converter's HTML of the ``head``er row of a long table's piece, which the piece above shows
+    (see markdown_render.render's ``headless``): what the cuts marked in it leave out of that row is not this
+    piece's text (the cells its rows leave out are)."""
+    for number in {int(n) for n in _MARK_RE.findall(head)}:
+        if number < len(cuts):
+            del cuts[number].left[:1]  # (the row's own; the other rows' follow)
+    return ""
+
+
+def _block_cut(block: list[str], notes: list[Cut], in_list: bool) -> list[str]:
     """The lines of ``block`` as shown: a table's rows cut after TABLE_COLUMNS cells and BLOCK_SHOWN characters,
     each paragraph (or item of a list) cut after BLOCK_SHOWN characters. Code indented by 4 spaces is left whole
     (see code_cut); so is text indented that far under a list item's."""
@@ -117,7 +140,7 @@ def _block_cut(block: list[str], notes: list[str], in_list: bool) -> list[str]:
     return out + _paragraph_cut(block[item:], notes)
 
 
-def _paragraph_cut(block: list[str], notes: list[str]) -> list[str]:
+def _paragraph_cut(block: list[str], notes: list[Cut]) -> list[str]:
     """The lines of a paragraph, cut after BLOCK_SHOWN characters in all, not counting the spaces and quote marks
     that indent its lines (at a space near there, if any): a list nested hundreds deep is shown whole."""
     sizes = [_size(line) + 1 for line in block]
@@ -131,7 +154,8 @@ def _paragraph_cut(block: list[str], notes: list[str]) -> list[str]:
             break
         kept.append(line)
         room -= size
-    kept[-1] += " " + _more(notes, whole - sum(_size(line) + 1 for line in kept) + 1, "character")
+    left = [block[len(kept) - 1][len(kept[-1]):], *block[len(kept):]]
+    kept[-1] += " " + _more(notes, left, whole - sum(_size(line) + 1 for line in kept) + 1, "character")
     return kept
 
 
@@ -190,7 +214,7 @@ def _size(line: str) -> int:
     return len(line) - _LEAD_RE.match(line).end()
 
 
-def _table_cut(rows: list[str], notes: list[str]) -> list[str]:
+def _table_cut(rows: list[str], notes: list[Cut]) -> list[str]:
     """A table's ``rows`` as shown: as many of its first TABLE_COLUMNS columns as the header shows in BLOCK_SHOWN
     characters (one at least), and the note of the others in the header's last cell."""
     ends = _cell_ends(rows[0]) if len(rows[0]) > BLOCK_SHOWN or rows[0].count("|") > TABLE_COLUMNS else []
@@ -199,7 +223,8 @@ def _table_cut(rows: list[str], notes: list[str]) -> list[str]:
         columns -= 1
     if not ends or columns == len(ends):
         columns = TABLE_COLUMNS
-    return [_row_cut(row, notes, number, columns) for number, row in enumerate(rows)]
+    wide: list[Cut] = []  # the header's cut of the columns not shown, which the other rows' cells join
+    return [_row_cut(row, notes, number, columns, wide) for number, row in enumerate(rows)]
 
 
 def _cell_ends(row: str) -> list[int]:
@@ -211,26 +236,32 @@ def _cell_ends(row: str) -> list[int]:
     return ends if ends and ends[-1] == end - 1 else ends + [end]
 
 
-def _row_cut(row: str, notes: list[str], number: int, columns: int) -> str:
+def _row_cut(row: str, notes: list[Cut], number: int, columns: int, wide: list[Cut]) -> str:
     """Row ``number`` of a table (0: its header, 1: its rule) with its first ``columns`` cells and one more: in
-    the header, the note of the columns not shown. Cells still longer than BLOCK_SHOWN are cut there."""
+    the header, the note of the columns not shown (put in ``wide``; the cells of the rows under it not shown are
+    its too). Cells still longer than BLOCK_SHOWN are cut there."""
     ends = _cell_ends(row) if row.count("|") >= columns else []
     kept, last = row, ""
     if len(ends) > columns:
-        kept = row[:ends[columns - 1]]
-        last = _more(notes, len(ends) - columns, "column") if number == 0 else "---" if number == 1 else "…"
-        if number == 0:  # on one line: wrapped in a column as narrow as its words, it made the header row tall
-            notes[-1] = notes[-1].replace(" ", "\u00a0")
+        kept, rest = row[:ends[columns - 1]], row[ends[columns - 1]:]
+        last = "---" if number == 1 else "…"
+        if number == 0:
+            last = _more(notes, [rest], len(ends) - columns, "column")
+            # on one line: wrapped in a column as narrow as its words, it made the header row tall
+            notes[-1].note = notes[-1].note.replace(" ", "\u00a0")
+            wide.append(notes[-1])
+        elif number > 1 and wide:
+            wide[0].left.append(rest)
         last = f"| {last} |"
     if len(kept) > BLOCK_SHOWN and number != 1:
         at = _whole_letters(kept, BLOCK_SHOWN)
-        kept = kept[:at] + " " + _more(notes, len(kept) - at, "character")
+        kept = kept[:at] + " " + _more(notes, [kept[at:]], len(kept) - at, "character")
     return kept + last
 
 
-def _more(notes: list[str], more: int, what: str) -> str:
-    """The mark of a note that ``more`` characters or columns are not shown."""
-    notes.append(more_note(more, what))
+def _more(notes: list[Cut], left: list[str], more: int, what: str) -> str:
+    """The mark of a note that ``more`` characters or columns, ``left``, are not shown."""
+    notes.append(Cut(more_note(more, what), left))
     return _MARK.format(len(notes) - 1)
 
 

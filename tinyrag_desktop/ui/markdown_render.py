@@ -28,7 +28,8 @@ from ..entities import unescape
 from ..markdown_prep import (INVALID_MARK_RE, LONE_BRACKET, NOT_RUN, as_plain_text, blocks_apart, controls_as_written,
                              controls_shown, images_as_links, invalid_blocks, lift_fences, lone_brackets, nest_lists,
                              put_back_fences, register_task_boxes, without_terminal_codes)
-from .long_text import COPY_CODE, SHOW_ROWS, code_cut, cut_long, joins_previous, lines_noted, notes_shown
+from .long_text import (COPY_CODE, SHOW_ROWS, Cut, code_cut, cut_long, joins_previous, lines_noted, notes_shown,
+                        shown_above)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
@@ -42,6 +43,7 @@ _OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
 class Rendered:
     html: str
     code_blocks: tuple[str, ...]
+    cuts: tuple[Cut, ...] = ()  # what is left out of the text too long to lay out, and the notes shown instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +216,11 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         body = md.convert(lone_brackets(shown))
     except RecursionError:  # nested deeper than the caps of markdown_prep know: the text as written
         body = as_plain_text(text.replace(_TAB_MARK, "\t"))
+        cut = []  # (all of it shown)
         _md.cache_clear()  # its parser was left inside the lists it was reading: every later list ran on
     body = put_back_fences(body.replace(LONE_BRACKET, "[") if LONE_BRACKET in body else body, lifted)
     if headless and body.startswith("<table>"):  # (a header Python-Markdown did not take as one stays)
-        body = _THEAD_RE.sub("", body, count=1)
+        body = _THEAD_RE.sub(lambda head: shown_above(head.group(0), cut), body, count=1)
     body = body.replace('<a href="', f'<a style="color:{palette.link}" href="')
     body = _show_invalid_blocks(body, invalid, palette)
     body = notes_shown(body, cut, palette.muted)
@@ -231,6 +234,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         # Copy code and Run take its tabs (a Makefile's recipe lines need them) and its form feeds as written
         blocks.append(controls_as_written(source))
         visible, notes = code_cut(source)  # its lines too long to lay out: their start
+        cut.extend(notes.values())
         coloured = lines_noted(_highlight(visible.expandtabs(4), lang, palette).rstrip("\n"), notes, palette.muted)
         label = html.escape(lang) if lang else "code"
         continued = partial[0] and len(blocks) == 1
@@ -264,7 +268,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    f'border-collapse:collapse; margin-top:{BLOCK_GAP}px; margin-bottom:0px">')
     body = _TH_RE.sub(lambda th: _header_cell(th, palette), body)
     body = _quotes(body, palette)
-    return Rendered(_breakable(_rtl_blocks(controls_shown(body))), tuple(blocks))
+    return Rendered(_breakable(_rtl_blocks(controls_shown(body))), tuple(blocks), tuple(cut))
 
 
 def _code_unescaped(code: str) -> str:

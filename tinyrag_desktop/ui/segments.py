@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QScrollArea, QSizePolicy, QSp
 
 from .drag_across import DragAcross
 from .gorun import GoRuns
-from .long_text import Fold, fold_note
+from .long_text import Cut, Fold, fold_note
 from .markdown_cuts import fix_columns
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, code_left_open, render
 from .segment_links import CodeBlocksMixin, LinksMixin
@@ -132,6 +132,7 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         self.continues: MarkdownSegment | None = None  # the segment whose last code block goes on here
         self.continued_by: MarkdownSegment | None = None  # the segment its last block goes on in (see continues)
         self.fold: Fold | None = None  # the rows of a long table not shown, for which its note stands (see show_fold)
+        self.cuts: tuple[Cut, ...] = ()  # what is left out of its text too long to lay out (see long_text.cut_long)
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -384,9 +385,11 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         """Text rendered around the source: a code fence carried over from the previous segment."""
         self._render_prefix, self._render_suffix = prefix, suffix
 
-    def set_markdown(self, text: str, growing: bool = False, html: str | None = None) -> None:
+    def set_markdown(self, text: str, growing: bool = False, html: str | None = None,
+                     cuts: tuple[Cut, ...] = ()) -> None:
         """Show ``text``; ``growing``: it is the end of an answer still streaming, whose last table row may be
-        half written (see settled); ``html``: its rendering, made already (see table_pieces.Join)."""
+        half written (see settled); ``html``: its rendering, made already (see table_pieces.Join), with what it
+        leaves out of text too long to lay out, ``cuts``."""
         self._markdown = text
         run_go = self._run_allowed(text)
         prefix = self._render_prefix
@@ -407,10 +410,11 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
         self._shown_key = key
         if self.fold is not None:  # (in the colours of each theme)
             html = fold_note(self.fold, self._palette.muted, self._palette.link)[1]
-        rendered = Rendered(html, ()) if html is not None else render(
+        rendered = Rendered(html, (), cuts) if html is not None else render(
             source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried, headless=table)
         self._html = "" if self._holding else rendered.html  # (held back: not all of its text)
         self._codes = rendered.code_blocks
+        self.cuts = rendered.cuts
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         caret = self.textCursor().position() if self.hasFocus() else -1
         shown_html = rendered.html
