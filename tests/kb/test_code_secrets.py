@@ -236,6 +236,8 @@ def test_a_password_in_an_xml_configuration_file_is_hidden(tmp_path) -> None:
      "<url>jdbc:mysql://db/app?user=ann&amp;password=***&amp;useSSL=false</url>\n"),
     ('conn = "Server=db;Database=app;User Id=ann;Password=hunter2x9;Encrypt=true"\n', False,
      'conn = "Server=db;Database=app;User Id=ann;Password=***;Encrypt=true"\n'),
+    ('dsn = "Host=db;Port=5432;Database=app;Username=ann;Password=p.a55word;"\n', False,
+     'dsn = "Host=db;Port=5432;Database=app;Username=ann;Password=***;"\n'),
     ("ConnectionStrings.Default: Server=db;Uid=ann;Pwd=hunter2x9;\n", True,
      "ConnectionStrings.Default: Server=db;Uid=ann;Pwd=***;\n"),
     # PHP's constants, WordPress's keys
@@ -288,6 +290,14 @@ def test_credentials_in_calls_addresses_constants_setters_and_more_services_keys
 def test_calls_addresses_and_names_that_hold_no_secret_stay_as_written(text: str) -> None:
     assert hide_secrets(text, unquoted=True) == (text, 0)
     assert hide_secrets(text, unquoted=False) == (text, 0)
+
+
+@pytest.mark.parametrize("text", [
+    "a=b;token=c.next;d=e\n", "var q=x;secret=yy.value;\n", "i=0;n=len(xs);token=tokens.pop();x=1\n",
+])
+def test_compact_code_is_no_connection_string(text: str) -> None:
+    # a statement after another, without spaces, was taken for a connection string's parameter: "token=***"
+    assert hide_secrets(text) == (text, 0)
 
 
 def test_a_project_with_credentials_in_calls_and_connection_strings_counts_each_hidden(tmp_path) -> None:

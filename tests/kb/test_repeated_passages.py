@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.search import _candidates, open_readonly
 from tinyrag_desktop.tools.rag import find_passages
 
 from .cli_run import run_main
@@ -58,3 +59,21 @@ def test_log_lines_that_differ_only_in_their_times_do_not_hide_the_notes(tmp_pat
     names = [Path(h.location).name for h in hits]
     assert names[0] == "app.log"
     assert set(NOTES) <= set(names)  # the other places: more of the log's passages, each different
+
+
+def test_a_chunk_is_a_candidate_once_when_more_than_a_hundred_sources_are_one_document(tmp_path):
+    # 350 days' app.log count as one document (a title and a file name): the second query, for other sources,
+    # left out the first 100 sources' chunks only, and 200 chunks came back twice.
+    for day in range(350):
+        (tmp_path / "c4" / f"day{day:03d}").mkdir(parents=True)
+        (tmp_path / "c4" / f"day{day:03d}" / "app.log").write_text(f"ERROR narwhal refused {day}\n", encoding="utf-8")
+    for i, name in enumerate(NOTES):
+        (tmp_path / "c4" / name).write_text(f"Note {i}: the narwhal service owner is team {i}.\n", encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(tmp_path / "c4")])
+    conn = open_readonly(tmp_path / "D")
+    try:
+        ids = [h.chunk_id for h in _candidates(conn, ["narwhal"], 300, 5)]
+    finally:
+        conn.close()
+    assert len(ids) == len(set(ids)) == 355  # every log's and every note's chunk, once

@@ -323,7 +323,10 @@ def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: i
     found += [-1] * (_OTHER_SOURCES - len(found))
     more = _hits(conn.execute(_anchored(conn, _OTHER_SOURCES_QUERY),
                               (match_expression(terms), *found, len(_SOURCE_DECAY), limit)))
-    return sorted(hits + more, key=lambda h: h.score, reverse=True)
+    # the query leaves out the chunks of the first _OTHER_SOURCES sources only: 300 logs named app.log (one
+    # document, see _document_key) came back twice past the 100th
+    ids = {h.chunk_id for h in hits}
+    return sorted(hits + [h for h in more if h.chunk_id not in ids], key=lambda h: h.score, reverse=True)
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:

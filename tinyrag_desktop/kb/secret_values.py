@@ -62,8 +62,11 @@ _ANY_QUOTED = r"[rRbBuU@$]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # a parameter of an address or a connection string, before the assignment that would take the rest of the line
     # as its value: jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML), .NET's "Server=db;User
-    # Id=ann;Password=hunter2;" (after another parameter, not a program's "; password = x")
-    r"(?:(?<=[?&])|(?<=&amp;)|=[^\s=;&\"'`]*;[ \t]?)(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token"
+    # Id=ann;Password=hunter2;" (after a connection string's own parameters, Server= or Host= first: not a
+    # program's "; password = x", nor compact code's "a=b;token=c.next;")
+    r"(?:(?<=[?&])|(?<=&amp;)|\b(?:server|host|data[ \t]source|database|initial[ \t]catalog|user[ \t]?id|uid"
+    r"|user[ \t]?name|dsn|driver|provider|address)[ \t]*=[^\s=;&\"'`]*;(?:[\w \t]+=[^\s=;&\"'`]*;)*[ \t]?)"
+    r"(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token"
     r"|api[_\-]?key))=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
     f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments

@@ -119,7 +119,8 @@ class WelcomeController:
         if asked is not None and asked == str(win.settings["base_url"]) and self._panel is not None:
             self._panel.say_checked(asked, state, win.status.reason)
         waited = self._checks_waited()
-        if state == "ok" and waited is not None:  # it has a chat model now: saved, used, and the page goes
+        if waited is not None and win.status.models:  # it has a chat model now: saved, used, and the page goes
+            # (also one other than the model the settings name: "model missing" kept the page there for good)
             self._use_waited(waited, win.status.models[0])
         elif (state == "down" or waited is not None) and win.chat_id is None and not win.bridge.is_running():
             self.show()
@@ -160,24 +161,32 @@ class WelcomeController:
     def _ask_waiting_on(self) -> None:
         """The server the welcome page says runs without a chat model is asked too, when it is not the one in
         the settings (an Ollama found by Try again): one GET of its models. Only the settings' address was
-        asked, and a model pulled meanwhile was noticed only when Try again was pressed."""
+        asked, and a model pulled meanwhile was noticed only when Try again was pressed. When the checks ask
+        it in the settings' place (see to_check), the settings' address is the one asked: an Ollama started
+        with a model beside an LM Studio without one was noticed only by Try again. The first with a chat
+        model is used."""
         attempt = getattr(self._panel, "waiting_on", None)
-        checked_url = str(self.to_check(self._win.settings)["base_url"]).rstrip("/")
-        if attempt is not None and self.visible() and attempt.base_url.rstrip("/") != checked_url:
-            self._spawn(self._ask_again(attempt))
+        if attempt is None or not self.visible():
+            return
+        base, key = _server_of(self._win.settings)
+        if attempt.base_url.rstrip("/") == base:  # the checks ask it
+            return
+        waited = self._checks_waited() is not None
+        self._spawn(self._ask_settings_address(base, key) if waited else self._ask_again(attempt))
 
     async def _ask_again(self, attempt: Any) -> None:
-        from ..firstrun import probe_url
-
-        try:
-            now = await probe_url(attempt.base_url, name=attempt.server_name)
-        except Exception:  # a convenience: Try again still finds it
-            log.exception("asking %s again failed", attempt.base_url)
-            return
+        model = await _chat_model_at(attempt.base_url)
         panel = self._panel
-        if not now.ok or not self.visible() or panel is None or panel.busy or panel.waiting_on is not attempt:
+        if not model or not self.visible() or panel is None or panel.busy or panel.waiting_on is not attempt:
             return
-        self._use_waited(attempt, now.models[0])
+        self._use_waited(attempt, model)
+
+    async def _ask_settings_address(self, base: str, key: str) -> None:
+        """It has a chat model: the checks ask it again, in place of the server found without one, and the
+        page goes, as it did before the first run's search found that one."""
+        if await _chat_model_at(base, key) and self._checks_waited() is not None \
+                and _server_of(self._win.settings) == (base, key):
+            self._wait_on(None)
 
     def _use_waited(self, attempt: Any, model: str) -> None:
         """The server found running without a chat model has ``model`` now: it is used and saved."""
@@ -378,6 +387,19 @@ class WelcomeController:
         if self._local is not None:
             await self._local.stop()
             self._local = None
+
+
+async def _chat_model_at(base_url: str, api_key: str = "") -> str:
+    """The first chat model the server at ``base_url`` lists (firstrun.probe_url); "" when none, or when asking
+    failed (a convenience: Try again still finds it)."""
+    from ..firstrun import probe_url
+
+    try:
+        now = await probe_url(base_url, api_key=api_key)
+    except Exception:
+        log.exception("asking %s again failed", base_url)
+        return ""
+    return now.models[0] if now.ok else ""
 
 
 def add_notice(win: "MainWindow", text: str) -> None:
