@@ -17,14 +17,14 @@ TEXT = ("Some words to begin with.\n\n" + TABLE + "\nBetween them.\n\n```python\
         + "\n\n".join(f"Paragraph {i}: " + "word " * 60 for i in range(40)) + "\n\nThat is all.\n")
 
 
-def backlogged(qtbot) -> AnswerWidget:
-    """An answer given all of TEXT before a single render step (it came faster than it was shown)."""
+def backlogged(qtbot, text: str = TEXT) -> AnswerWidget:
+    """An answer given all of ``text`` before a single render step (it came faster than it was shown)."""
     answer = AnswerWidget()
     qtbot.add_widget(answer)
     answer.resize(700, 800)
     answer.show()
     answer.begin()
-    for piece in tokens(TEXT, 64):
+    for piece in tokens(text, 64):
         answer.append_text(piece)
     return answer
 

@@ -34,12 +34,25 @@ def cut(run: Run) -> Cut | None:
     segments of the same few thousand characters as while streaming, and each cut costs the same, however
     long the text after it (a stored answer's whole text is one run)."""
     opener, look = run.seg._render_prefix, LOOK_AHEAD
-    while len(run.text) > look:  # (no cut in the first characters: four times as many)
+    while len(run.text) > look:
         cut = freeze_point(run.text[:look], opener=opener)
         if cut is not None:
             return cut
-        look *= 4
+        look = _further(run.text, look)
     return freeze_point(run.text, opener=opener)
+
+
+def _further(text: str, look: int) -> int:
+    """How much of ``text`` cut reads next when its first ``look`` characters hold no cut: four times as many,
+    or, when they end inside a long line, up to the start of the line after it. A stream cuts a code block
+    right after its long first line (freeze_point): read four times as far, a stored block of a 30,000-character
+    line and 3,000 more was read past its end and rendered in one piece, a 0.3 s stall each time its chat opened.
+    """
+    start = text.rfind("\n", 0, look) + 1
+    if look - start < LOOK_AHEAD // 2:
+        return look * 4
+    end = text.find("\n", look)
+    return len(text) if end < 0 else end + 1
 
 
 def too_long(first: MarkdownSegment, rest: list[MarkdownSegment]) -> bool:
