@@ -13,7 +13,7 @@ from tinyrag_desktop.ui.answer_cuts import LOOK_AHEAD
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
 from .test_answer_end_sliced import backlogged
-from .test_open_long_answers import _chat, _open_watched, _same_as_whole
+from .test_open_long_answers import _opened
 
 CODE = "blob = '" + "a" * 30_000 + "'\n" + "".join(f"value_{i} = compute({i}, {i * 7 % 100})\n" for i in range(3000))
 TEXT = f"Before the code.\n\n```python\n{CODE}```\n\nAfter the code.\n"
@@ -47,12 +47,7 @@ def _shows_what_one_piece_shows(qtbot, segments) -> None:
 
 def test_a_stored_block_whose_first_line_is_long_opens_in_pieces_that_show_it_whole(
         qloop, qtbot, make_window, server, tmp_path):
-    data, chat_id, messages = _chat(tmp_path, [TEXT])
-    win = make_window(server.base_url, data_dir=data)
-    seen = _open_watched(win, qloop, chat_id)
-    answer = win.view.answers()[-1]
-    assert seen[0][-1] < len(TEXT)
-    _same_as_whole(answer, messages[1])
+    answer = _opened(qloop, make_window, server, tmp_path, TEXT)
     _shows_what_one_piece_shows(qtbot, answer.segments())
 
 
