@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
+from tinyrag_desktop.chats import StoredMessage
 from tinyrag_desktop.engine.events import Done
+from tinyrag_desktop.ui.answer import AnswerWidget
 from tinyrag_desktop.ui.answer_cuts import LOOK_AHEAD
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
@@ -57,3 +59,14 @@ def test_the_block_come_faster_than_shown_renders_in_pieces_at_the_answers_end(q
     qtbot.waitUntil(lambda: not answer.building, timeout=30000)
     assert answer.content() == TEXT
     _shows_what_one_piece_shows(qtbot, answer.segments())
+
+
+def test_a_block_after_a_long_paragraph_is_cut_after_its_first_line_too(qtbot) -> None:
+    # Its first line ends past the 6,000 characters read first: reading 24,000 then, the piece held the line and
+    # some 17,000 characters of code after it.
+    text = "word " * 800 + f"\n\n```python\nx = '{'a' * 2500}'\n{CODE[CODE.index(chr(10)) + 1:]}```\n"
+    answer = AnswerWidget.from_stored(StoredMessage(1, "assistant", text, stats={"rounds": 1}))
+    qtbot.add_widget(answer)
+    segments = answer.segments()
+    assert max(len(seg.toPlainText()) for seg in segments) < LOOK_AHEAD + 1000
+    assert "".join(seg.markdown() for seg in segments) == text

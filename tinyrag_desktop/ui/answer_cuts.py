@@ -43,13 +43,12 @@ def cut(run: Run) -> Cut | None:
 
 
 def _further(text: str, look: int) -> int:
-    """How much of ``text`` cut reads next when its first ``look`` characters hold no cut: four times as many,
-    or, when they end inside a long line, up to the start of the line after it. A stream cuts a code block
-    right after its long first line (freeze_point): read four times as far, a stored block of a 30,000-character
-    line and 3,000 more was read past its end and rendered in one piece, a 0.3 s stall each time its chat opened.
-    """
-    start = text.rfind("\n", 0, look) + 1
-    if look - start < LOOK_AHEAD // 2:
+    """How much of ``text`` cut reads next when its first ``look`` characters hold no cut: up to the start of the
+    line after the one they end in, as a stream brings it, else four times as many. A stream cuts a code block right
+    after its first line however long (freeze_point): read only four times as far, a stored block of a
+    30,000-character line and 3,000 more was read past its end and rendered in one piece, a 0.3 to 0.6 s stall
+    each time its chat opened."""
+    if text[look - 1] == "\n":
         return look * 4
     end = text.find("\n", look)
     return len(text) if end < 0 else end + 1
