@@ -10,10 +10,12 @@ ticks is the longest the window could not answer a click or a key (target <= 100
 * one answer, a table of 10,000 rows, and one, a code block of 10,000 lines;
 * one answer, a table of 130 columns and 250 rows (318 KB): its first rows show, and then all of them, as its
   "Show all 250 rows" shows them (its figure printed below the chat's);
+* one answer, as a soak test wrote it: a paragraph of 70 KB on one line, that table, and a code block of a
+  30,000-character line and 3,000 more lines (its block was rendered in one piece, a 0.3 s pause);
 * 40 questions, each answered by a 400-item list (16 KB): the last 20 exchanges open, then the 20 above them
   are built as the conversation is scrolled to its top ("Show earlier messages").
 
-``--quick`` leaves out the 1.2 MB list.
+``--quick`` leaves out the 1.2 MB list; ``--only WORDS`` opens only the chats whose names hold WORDS.
 """
 
 from __future__ import annotations
@@ -62,6 +64,17 @@ def code(lines: int) -> str:
         + "```\n"
 
 
+def blob_code() -> str:
+    """A code block of a 30,000-character line and 3,000 more lines (bench_render gives it before a render)."""
+    return "```python\nblob = '" + "a" * 30_000 + "'\n" + "".join(
+        f"value_{i} = compute({i}, {i * 7 % 100})\n" for i in range(3_000)) + "```\n"
+
+
+def soak() -> str:
+    paragraph = " ".join(f"word{i} and more words" for i in range(3_000))[:70_000]
+    return paragraph + "\n\n" + wide_table(130, 250) + "\nAnd the code:\n\n" + blob_code()
+
+
 def _closed_port() -> int:
     with socket.socket() as s:  # nothing listens once it is closed: the server check fails at once
         s.bind(("127.0.0.1", 0))
@@ -86,6 +99,7 @@ def fill(data: Path, quick: bool) -> dict[str, str]:
     chat("a table of 10,000 rows", [table(10_000)])
     chat("a code block of 10,000 lines", [code(10_000)])
     chat("a table of 130 columns and 250 rows", [wide_table(130, 250)])
+    chat("a soak's answer: a 70 KB paragraph, that table, a code block of a 30,000-character line", [soak()])
     chat("40 answers of 400 items", [f"Answer {n}:\n\n" + items(400, f"{n}.") for n in range(40)])
     store.close()
     return ids
@@ -94,6 +108,7 @@ def fill(data: Path, quick: bool) -> dict[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="leave out the 1.2 MB list")
+    parser.add_argument("--only", metavar="WORDS", default="", help="open only the chats whose names hold WORDS")
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="bench-open-"))
     ids = fill(data, args.quick)
@@ -116,7 +131,7 @@ def main() -> int:
 
     worst = 0.0
     for name, chat_id in ids.items():
-        if name == "small":
+        if name == "small" or args.only not in name:
             continue
         win.open_chat(ids["small"])
         until_loaded()

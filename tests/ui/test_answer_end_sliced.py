@@ -4,6 +4,10 @@ all of it is shown it looks as it did when the end rendered everything at once, 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
+
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.ui import answer_rendering
 from tinyrag_desktop.ui.answer import AnswerWidget
@@ -17,14 +21,14 @@ TEXT = ("Some words to begin with.\n\n" + TABLE + "\nBetween them.\n\n```python\
         + "\n\n".join(f"Paragraph {i}: " + "word " * 60 for i in range(40)) + "\n\nThat is all.\n")
 
 
-def backlogged(qtbot) -> AnswerWidget:
-    """An answer given all of TEXT before a single render step (it came faster than it was shown)."""
+def backlogged(qtbot, text: str = TEXT) -> AnswerWidget:
+    """An answer given all of ``text`` before a single render step (it came faster than it was shown)."""
     answer = AnswerWidget()
     qtbot.add_widget(answer)
     answer.resize(700, 800)
     answer.show()
     answer.begin()
-    for piece in tokens(TEXT, 64):
+    for piece in tokens(text, 64):
         answer.append_text(piece)
     return answer
 
@@ -52,3 +56,24 @@ def test_the_end_of_a_backlogged_answer_renders_over_several_loop_turns(qtbot, m
     assert len(answer.render_times) > 3
     assert shown(answer) == expected
     assert sum("```" in md for md, _ in expected) == 1  # the code block one box again
+
+
+def test_a_slice_ends_before_a_piece_that_would_take_it_past_its_budget(qtbot, monkeypatch) -> None:
+    # A slice of 0.1 s and the piece that ended it, some 50 ms of a long code block's, were a step of 0.15 s
+    # and more: the window did not answer meanwhile.
+    clock = [0.0]
+    monkeypatch.setattr(answer_rendering, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    answer = backlogged(qtbot)
+    render = answer._render_step
+
+    def piece() -> None:  # each piece takes 60 ms
+        render()
+        clock[0] += 0.06
+
+    monkeypatch.setattr(answer, "_render_step", piece)
+    assert not answer.build_step(0.1)
+    assert clock[0] == pytest.approx(0.06)  # a second piece would have ended at 0.12 s
+    assert not answer.build_step(0.13)
+    assert clock[0] == pytest.approx(0.18)  # two pieces fit
+    assert not answer.build_step(0.0)  # one piece at least, however short the budget
+    assert clock[0] == pytest.approx(0.24)

@@ -61,6 +61,18 @@ def _same_as_whole(answer: AnswerWidget, message) -> None:
         whole.deleteLater()
 
 
+def _opened(qloop, make_window, server, tmp_path, text: str) -> AnswerWidget:
+    """The answer of a chat of one answer, ``text``, opened in a window: not all of it was shown at the loop's first
+    turn, and in the end it shows what one built at once shows."""
+    data, chat_id, messages = _chat(tmp_path, [text])
+    win = make_window(server.base_url, data_dir=data)
+    seen = _open_watched(win, qloop, chat_id)
+    answer = win.view.answers()[-1]
+    assert seen[0][-1] < len(text)
+    _same_as_whole(answer, messages[1])
+    return answer
+
+
 def test_a_long_list_opens_a_few_segments_a_turn_and_ends_as_rendered_at_once(qloop, make_window, server,
                                                                               tmp_path):
     data, chat_id, messages = _chat(tmp_path, [LIST])
@@ -91,12 +103,7 @@ def test_find_in_chat_typed_while_a_long_list_is_built_finds_its_last_item(qloop
 
 
 def test_a_long_table_opens_in_pieces_a_turn_at_a_time(qloop, make_window, server, tmp_path):
-    data, chat_id, messages = _chat(tmp_path, [TABLE])
-    win = make_window(server.base_url, data_dir=data)
-    seen = _open_watched(win, qloop, chat_id)
-    answer = win.view.answers()[-1]
-    assert seen[0][-1] < len(TABLE)
-    _same_as_whole(answer, messages[1])
+    answer = _opened(qloop, make_window, server, tmp_path, TABLE)
     # its first thousand cells, then the others when asked (see test_table_folds), a few pieces a turn
     note = answer.segments()[1]
     assert note.toPlainText().endswith("Show all 2,500 rows")
@@ -108,18 +115,13 @@ def test_a_long_table_opens_in_pieces_a_turn_at_a_time(qloop, make_window, serve
     pieces = answer.segments()
     assert len(pieces) > 10 and pieces[0].link_below is not None
     assert all(piece.link_above is pieces[0].link_below for piece in pieces[1:-1])
-    assert "".join(s.markdown() for s in pieces) == messages[1].content
+    assert "".join(s.markdown() for s in pieces) == TABLE
     rows = sum(s.document().toPlainText().count("name ") for s in answer.segments())
     assert seen[0] < rows == 2500  # every row shown once (the pieces are drawn without the header row)
 
 
 def test_a_long_code_block_opens_in_pieces_and_copy_code_copies_all_of_it(qloop, make_window, server, tmp_path):
-    data, chat_id, messages = _chat(tmp_path, [CODE])
-    win = make_window(server.base_url, data_dir=data)
-    seen = _open_watched(win, qloop, chat_id)
-    answer = win.view.answers()[-1]
-    assert seen[0][-1] < len(CODE)
-    _same_as_whole(answer, messages[1])
+    answer = _opened(qloop, make_window, server, tmp_path, CODE)
     code = CODE.split("```python\n", 1)[1].rsplit("```", 1)[0]
     pieces = [s for s in answer.segments() if s.code_blocks()]
     assert len(pieces) > 3
