@@ -460,15 +460,17 @@ def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple
     if encoding not in (None, "utf-8") or b"\x00" in data:  # its tags may not be ASCII bytes (UTF-16)
         return None
     lowered = data.lower()
-    is_main = _main_test(lowered)
+    main_tag, is_main = _main_test(lowered)
     permalinks = not _literal(data, parsed, encoding) or _HREF_HERE.search(lowered) is not None
     del lowered
-    parser = lxml.etree.HTMLPullParser(events=("start",), encoding=encoding, collect_ids=False)
+    # Told of the elements that may be the main content (and the title) only, where their tag says so: each
+    # element reported costs time. Where it does not, of every element.
+    parser = lxml.etree.HTMLPullParser(events=("start",), tag=(main_tag, "title") if main_tag else None,
+                                       encoding=encoding, collect_ids=False)
     walker = _Walker()
     main: Element | None = None
     title_el: Element | None = None
     started = False  # whether main's own text was walked
-    stop: Element | None = None  # the last child of main started that is no link
 
     def walk_until(stop: Element | None) -> None:
         """Walk main's children before ``stop`` (all of them when None), taking each out of the tree."""
@@ -506,7 +508,7 @@ def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple
                 if title_el is None and el.tag == "title":
                     title_el = el
                 if main is None:
-                    if is_main(el):
+                    if (main_tag is None or el.tag == main_tag) and is_main(el):
                         main = el
                         for before in list(main.itersiblings(lxml.etree.Element, preceding=True)):  # whole
                             if permalinks:
@@ -515,11 +517,10 @@ def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple
                         for header in _page_headers(main):
                             walker.walk(header)
                             walker._flush_loose()
-                elif el.getparent() is main and el.tag != "a":
-                    stop = el
-            if stop is not None:  # all of main's children before it are whole, and its tail
-                walk_until(stop)
-                stop = None
+            if main is not None:
+                stop = _last_started(main)
+                if stop is not None:  # all of main's children before it are whole, and their tails
+                    walk_until(stop)
         parser.close()
     except (lxml.etree.ParserError, ValueError):
         return None  # said as _walked_whole says it
@@ -532,21 +533,31 @@ def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple
     return (norm_text(title_el.text or "") if title_el is not None else ""), walker
 
 
-def _main_test(lowered: bytes) -> Callable[[Element], bool]:
+def _last_started(main: Element) -> Element | None:
+    """The last child of ``main`` parsed so far that is an element and no link (see _walked_as_parsed)."""
+    child = main[-1] if len(main) else None
+    while child is not None and (not isinstance(child.tag, str) or child.tag == "a"):
+        child = child.getprevious()
+    return child
+
+
+def _main_test(lowered: bytes) -> tuple[str | None, Callable[[Element], bool]]:
     """Whether an element is the page's main content, as _main_element finds it, asked of each element in
-    the page's order: the first that passes is it. ``lowered``: the page's bytes in lower case. The kind of element looked for is the first kind _main_element looks for that the page's
-    bytes may hold; a page that holds none of that kind is read again whole (see _walked_as_parsed)."""
+    the page's order: the first that passes is it; and the tag of the elements worth asking (None: any).
+    ``lowered``: the page's bytes in lower case. The kind of element looked for is the first kind
+    _main_element looks for that the page's bytes may hold; a page that holds none of that kind is read
+    again whole (see _walked_as_parsed)."""
     if b"<main" in lowered:
-        return lambda el: el.tag == "main"
+        return "main", lambda el: True
     if _ROLE_MAIN.search(lowered):
-        return lambda el: el.get("role") == "main"
+        return None, lambda el: el.get("role") == "main"
     if b"<article" in lowered:
-        return lambda el: el.tag == "article"
+        return "article", lambda el: True
     if _ID_CONTENT.search(lowered):
-        return lambda el: el.get("id") == "content"
+        return None, lambda el: el.get("id") == "content"
     if lowered.count(b"body") > lowered.count(b"<body") + lowered.count(b"</body"):
-        return lambda el: el.tag == "div" and " body " in f" {el.get('class')} "
-    return lambda el: el.tag == "body"
+        return "div", lambda el: " body " in f" {el.get('class')} "
+    return "body", lambda el: True
 
 
 
