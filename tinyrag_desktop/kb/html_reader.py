@@ -408,10 +408,10 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     data, encoding = page_encoding(data)
     parsed = _without_dtd(data)
     walked = _walked_as_parsed(data, parsed, encoding) if len(parsed) >= STREAMED_BYTES else None
-    if walked is not None:
+    if isinstance(walked, tuple):
         title, walker = walked
     else:
-        title, walker = _walked_whole(data, parsed, encoding)
+        title, walker = _walked_whole(data, parsed, encoding, walked)
     blocks = walker.blocks
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
@@ -424,9 +424,11 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
 
 
-def _walked_whole(data: bytes, parsed: bytes, encoding: str | None) -> tuple[str, _Walker]:
-    """The page's title, and its main content walked, from its whole tree."""
-    root, whole = _parse(parsed, encoding)
+def _walked_whole(data: bytes, parsed: bytes, encoding: str | None,
+                  root: Element | None = None) -> tuple[str, _Walker]:
+    """The page's title, and its main content walked, from its whole tree: ``root``, when parsed already
+    within libxml2's limits (see _walked_as_parsed), or else parsed here."""
+    root, whole = _parse(parsed, encoding) if root is None else (root, True)
     lowered = data.lower() if whole and _literal(data, parsed, encoding) else None
     _drop_permalinks(root, lowered)
     separate_lines(root)
@@ -450,13 +452,14 @@ STREAMED_BYTES = 4 * 1024 * 1024
 _FED_BYTES = 1024 * 1024  # how much of the page the parser is given at a time
 
 
-def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple[str, _Walker] | None:
+def _walked_as_parsed(data: bytes, parsed: bytes,
+                      encoding: str | None) -> tuple[str, _Walker] | Element | None:
     """What _walked_whole makes of the page, read while the page is parsed, so that its tree is never
     whole: the children of its main content are walked, and taken out of the tree, as soon as the next
     child that is no link (a permalink may stand between them, see _drop_permalinks) has started. None
     where that cannot be done the same way: a page in an encoding whose tags are not ASCII bytes, one over
     libxml2's limits, or one whose main content turned out not to be the one its bytes promised
-    (_main_test); _walked_whole reads those."""
+    (_main_test): _walked_whole reads those, the last from the whole tree made here, which is returned."""
     if encoding not in (None, "utf-8") or b"\x00" in data:  # its tags may not be ASCII bytes (UTF-16)
         return None
     lowered = data.lower()
@@ -521,16 +524,23 @@ def _walked_as_parsed(data: bytes, parsed: bytes, encoding: str | None) -> tuple
                 stop = _last_started(main)
                 if stop is not None:  # all of main's children before it are whole, and their tails
                     walk_until(stop)
-        parser.close()
+        root = parser.close()
     except (lxml.etree.ParserError, ValueError):
         return None  # said as _walked_whole says it
-    if main is None or parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
+    if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
         return None
+    if main is None:  # nothing was taken out of the tree
+        return root
     walk_until(None)
     walker._flush_loose()
     if title_el is not None and len(title_el):
         return None  # a title holding elements: its text as separate_lines leaves it, from the whole tree
     return (norm_text(title_el.text or "") if title_el is not None else ""), walker
+
+
+# A class attribute that may hold "body", written as it is, or with a character reference in it.
+_CLASS_BODY = re.compile(rb"class\s*=\s*(?:\"[^\"]*body|'[^']*body|[^\s>]*body)")
+_CLASS_REFERENCE = re.compile(rb"class\s*=\s*(?:\"[^\"]*&|'[^']*&|[^\s>]*&)")
 
 
 def _last_started(main: Element) -> Element | None:
@@ -555,7 +565,7 @@ def _main_test(lowered: bytes) -> tuple[str | None, Callable[[Element], bool]]:
         return "article", lambda el: True
     if _ID_CONTENT.search(lowered):
         return None, lambda el: el.get("id") == "content"
-    if lowered.count(b"body") > lowered.count(b"<body") + lowered.count(b"</body"):
+    if _CLASS_BODY.search(lowered) or _CLASS_REFERENCE.search(lowered):
         return "div", lambda el: " body " in f" {el.get('class')} "
     return "body", lambda el: True
 
