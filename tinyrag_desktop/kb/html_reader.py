@@ -455,8 +455,9 @@ _FED_BYTES = 1024 * 1024  # how much of the page the parser is given at a time
 def _walked_as_parsed(data: bytes, parsed: bytes,
                       encoding: str | None) -> tuple[str, _Walker] | Element | None:
     """What _walked_whole makes of the page, read while the page is parsed, so that its tree is never
-    whole: the children of its main content are walked, and taken out of the tree, as soon as the next
-    child that is no link (a permalink may stand between them, see _drop_permalinks) has started. None
+    whole: after each _FED_BYTES given to the parser, the children of its main content are walked, and
+    taken out of the tree, up to the last one started that is no link (a permalink after a child changes
+    its tail, see _drop_permalinks; the line break after it depends on the element that follows). None
     where that cannot be done the same way: a page in an encoding whose tags are not ASCII bytes, one over
     libxml2's limits, or one whose main content turned out not to be the one its bytes promised
     (_main_test): _walked_whole reads those, the last from the whole tree made here, which is returned."""
@@ -525,7 +526,7 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
                 if stop is not None:  # all of main's children before it are whole, and their tails
                     walk_until(stop)
         root = parser.close()
-    except (lxml.etree.ParserError, ValueError):
+    except (lxml.etree.LxmlError, ValueError):
         return None  # said as _walked_whole says it
     if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
         return None
