@@ -62,3 +62,14 @@ def test_a_large_page_is_never_one_whole_tree(monkeypatch):
     assert len(doc.blocks) == paragraphs
     sizes = [n for n in seen if n is not None]
     assert sizes and max(sizes) < paragraphs / 2  # the whole tree: 200,000 paragraphs and more
+
+
+@pytest.mark.parametrize("page", [
+    "<html><body><main><p>" + "wombat " * 1_600_000 + "</p><p>The end marker.</p></main></body></html>",
+    "<html><body><main>" + "<div>" * 300 + "deep words" + "</div>" * 300 + "<p>The end marker.</p>" + "<p>x</p>" * 200_000
+    + "</main></body></html>",
+])
+def test_a_large_page_past_libxml2s_limits_is_read_whole(page):
+    # The parser that reads a page as it goes stopped, saying nothing, at a text of 10 MB: the rest was lost.
+    text = " ".join(b.text for b in parse_html(page.encode(), "big.html").blocks)
+    assert "The end marker." in text and text.count("wombat") in (0, 1_600_000)

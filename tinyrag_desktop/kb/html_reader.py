@@ -528,7 +528,7 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
         root = parser.close()
     except (lxml.etree.LxmlError, ValueError):
         return None  # said as _walked_whole says it
-    if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
+    if parser.feed_error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):  # a part was not read
         return None
     if main is None:  # nothing was taken out of the tree
         return root
