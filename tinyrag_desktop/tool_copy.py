@@ -10,8 +10,8 @@ from typing import Sequence
 
 from .chats import StoredTool
 from .markdown_prep import code_spans
-from .tool_words import (DENIED_NOTE, NOTHING_FOUND, for_a_person, found_nothing, off_note, result_words,
-                         source_is_the_tool, tool_title)
+from .tool_words import (DENIED_NOTE, NOTHING_FOUND, OUTPUT_CUT_WORD, for_a_person, found_nothing, off_note,
+                         output_was_cut, result_words, source_is_the_tool, tool_title)
 from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
 from .written_calls import STOPPED_WRITING
@@ -63,6 +63,8 @@ def _status(tool: StoredTool, live: bool = False) -> tuple[str, str]:
         return _STATUS_MARK["skipped"], "stopped"
     if tool.status in ("ok", "done") and found_nothing(tool.tool, tool.result):  # as its card: its tick and words
         return _STATUS_MARK["done"], NOTHING_FOUND
+    if tool.status in ("ok", "done") and output_was_cut(tool.tool, tool.query, tool.result):
+        return _STATUS_MARK["done"], OUTPUT_CUT_WORD
     if off_note(tool.error, tool.tool) is not None:  # as the card says it: ✗, as the engine's error, and "off"
         return _STATUS_MARK["error"], "off"
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
+from .tools.nanogo_tool import OUTPUT_CUT
 from .tools.rag import EMPTY_MESSAGE, NO_MATCH, NOT_SEARCHED
+from .tools.shell import CUT_NOTE, status_note
 
 # The engine's reason for a call to a tool that is off; the setting or flag that turns it on follows.
 DISABLED = "The tool {tool} is disabled: "
@@ -51,6 +53,18 @@ def found_nothing(tool: str, result: str) -> str:
     if result.startswith(NOT_SEARCHED):
         return COMMON_WORDS_NOTE
     return NO_MATCH_NOTE if NO_MATCH in result else ""
+
+
+# The word beside the tick of a run stopped at its output limit (a Go program's 64 KB, a command's 2 MB): it
+# finished, and its result is the start of what it printed. A plain tick with its time read as a whole run.
+OUTPUT_CUT_WORD = "output cut"
+
+
+def output_was_cut(tool: str, query: str, result: str) -> bool:
+    """Whether the call (done) was stopped at its output limit, as its result's closing words say."""
+    if tool == "nanogo":
+        return result.endswith(OUTPUT_CUT)
+    return tool == "shell" and status_note(query, result) == CUT_NOTE
 
 
 def result_words(tool: str, result: str) -> str:

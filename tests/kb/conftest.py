@@ -58,6 +58,11 @@ def make_pdf(lines: list[str], *, pages: list[list[str]] | None = None, title: s
     info = max(objects) + 1 if title else None
     if info:
         objects[info] = f"<< /Title ({title}) >>".encode("latin-1")
+    return write_pdf(objects, info)
+
+
+def write_pdf(objects: dict[int, bytes], info: int | None = None) -> bytes:
+    """A PDF file of ``objects`` (numbered from 1, the catalog first), with its cross-reference table."""
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []

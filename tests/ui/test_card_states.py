@@ -157,3 +157,23 @@ def test_a_card_waiting_for_the_user_counts_its_seconds_from_the_answer(qtbot):
     assert card.meta == "waiting for you"
     card.set_waiting(False)
     assert card.meta == "running"
+
+
+def test_a_run_cut_at_its_output_limit_says_output_cut_beside_its_tick(qtbot):
+    # It was a plain green ✓ with its time, as a run that printed all it had to; only the note under it told.
+    from tinyrag_desktop.tool_copy import _status
+    from tinyrag_desktop.chats import StoredTool
+
+    go = _card(qtbot, "nanogo", "for {}", "source")
+    go.finish("ok", source="nanoGo", result=f"line\n\n{OUTPUT_CUT}", elapsed_ms=900)
+    shell = _card(qtbot, "shell", "seq 1 700000")
+    shell.finish("ok", result="$ seq 1 700000\nthe command printed more than 2 MB and was stopped\n--- stdout "
+                              "---\n1", elapsed_ms=300)
+    for card in (go, shell):
+        assert (card.status, card.badge, card.meta) == ("done", "done", "output cut")
+        assert card.accessibleName().endswith("done, output cut")
+    whole = _card(qtbot, "nanogo", "fmt.Println(1)", "source")
+    whole.finish("ok", source="nanoGo", result="1", elapsed_ms=900)
+    assert whole.meta == "0.9 s" and whole.accessibleName().endswith("done")
+    stored = StoredTool("c1", "nanogo", "for {}", "ok", "source", "nanoGo", result=f"line\n\n{OUTPUT_CUT}")
+    assert _status(stored) == ("✓", "output cut")  # a copy or an export says it as the card does

@@ -10,6 +10,7 @@ html_parsing.py; what of it is navigation, not text: html_furniture.py.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import lxml.etree
 
@@ -114,10 +115,10 @@ def _term_context(dt: Element, text: str) -> str:
 # The sign a permalink shows beside a heading or a term (Sphinx and MkDocs "¶", Apache "¶", Node.js "#"):
 # it is no part of the title, and left in, every heading path reads "Examples ¶".
 _PERMALINK_SIGNS = frozenset({"", "¶", "#", "§", "🔗", "⚓", "†"})
-_PERMALINKS = lxml.etree.XPath(
-    "//a[starts-with(@href, '#') and (contains(concat(' ', normalize-space(@class), ' '), ' headerlink ')"
-    " or string-length(normalize-space(.)) <= 1)]"
-)
+_PERMALINK = ("a[starts-with(@href, '#') and (contains(concat(' ', normalize-space(@class), ' '), ' headerlink ')"
+              " or string-length(normalize-space(.)) <= 1)]")
+_PERMALINKS = lxml.etree.XPath("//" + _PERMALINK)
+_PERMALINKS_IN = lxml.etree.XPath("descendant-or-self::" + _PERMALINK)
 
 
 # A link to a place in its page, in the lower-cased bytes of a page read as they are (see _literal): an href
@@ -131,7 +132,12 @@ def _drop_permalinks(root: Element, lowered: bytes | None = None) -> None:
     without a link to a place in itself (most pages of many manuals) is then not searched for them."""
     if lowered is not None and not _HREF_HERE.search(lowered):
         return
-    for a in _PERMALINKS(root):
+    _drop_permalinks_in(root, _PERMALINKS)
+
+
+def _drop_permalinks_in(el: Element, find: lxml.etree.XPath | None = None) -> None:
+    """_drop_permalinks within ``el`` (itself too); ``find``: how they are found, in the whole tree."""
+    for a in (find or _PERMALINKS_IN)(el):
         if "headerlink" in (a.get("class") or "").split() or norm_text(element_text(a)) in _PERMALINK_SIGNS:
             _drop_tree(a)  # keeps the text after it
 
@@ -143,32 +149,36 @@ def separate_lines(root: Element) -> None:
     Where one already follows, none is added: before a first child or a next sibling that starts with
     its own (a new text costs lxml an allocation, and most elements are such a sibling or child).
     An element's own text and tail are all that its turn reads and changes, so the order the elements
-    are taken in does not matter: <br> and <hr>, which have no text of their own to begin with a line
-    break, are taken apart from the others, rather than each element's tag being asked for."""
+    are taken in does not matter, nor whether a tree is taken whole or a part at a time: <br> and <hr>,
+    which have no text of their own to begin with a line break, are taken apart from the others, rather
+    than each element's tag being asked for."""
     for el in root.iter(*_OPENS_A_LINE):
-        # written out, not a function called twice per element: this runs for most elements of a page
-        text = el.text
-        if text or not len(el) or el[0].tag not in _OPENS_A_LINE:
-            text = "\n" + (text or "")
-            try:
-                el.text = text
-            except ValueError:
-                el.text = _CONTROLS.sub("", text)
-        tail = el.tail
-        if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
-            tail = "\n" + (tail or "")
-            try:
-                el.tail = tail
-            except ValueError:
-                el.tail = _CONTROLS.sub("", tail)
+        _line_before(el)
+        _line_after(el)
     for el in root.iter("br", "hr"):
-        tail = el.tail
-        if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
-            tail = "\n" + (tail or "")
-            try:
-                el.tail = tail
-            except ValueError:
-                el.tail = _CONTROLS.sub("", tail)
+        _line_after(el)
+
+
+def _line_before(el: Element) -> None:
+    """separate_lines' line break at the start of ``el``'s text, where its first child brings none."""
+    text = el.text
+    if text or not len(el) or el[0].tag not in _OPENS_A_LINE:
+        text = "\n" + (text or "")
+        try:
+            el.text = text
+        except ValueError:
+            el.text = _CONTROLS.sub("", text)
+
+
+def _line_after(el: Element) -> None:
+    """separate_lines' line break at the start of ``el``'s tail, where the element after it brings none."""
+    tail = el.tail
+    if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
+        tail = "\n" + (tail or "")
+        try:
+            el.tail = tail
+        except ValueError:
+            el.tail = _CONTROLS.sub("", tail)
 
 
 # The elements whose text separate_lines always starts with a line break (its own, or its first child's).
@@ -285,89 +295,93 @@ class _Walker:
     def walk(self, el: Element) -> None:
         self._loose_text(el.text)
         for child in el:
-            tag = child.tag
-            if not isinstance(tag, str):  # comments and processing instructions: skip, keep their tail
-                self._loose_text(child.tail)
-                continue
-            tag = _TAG_NAMES.get(tag) or _tag_name(tag)
-            # The element's text, its norm_text() and its first links (first_anchors), once read: a paragraph's
-            # are asked for whether it is a list of links or a pager, then make its block.
-            raw = norm = anchors = None
-            if tag in _DROP_TAGS or is_furniture_with_id(child, ident := child.get("id")):
-                skip = True
-            elif tag in LINK_LISTS and len(child):
-                anchors = first_anchors(child)
-                skip = is_link_list(child, anchors) or (tag in PAGER_TAGS and bool(anchors) and (
-                    is_pager(child, raw := element_text(child), norm := norm_text(raw)) if tag == "p" else
-                    is_pager(child, raw := element_text(child))))
-            else:
-                skip = False
-            if skip:
-                if tag in ("ul", "ol") and not is_furniture(child):
-                    self._flush_loose()
-                    self._described_items(child)
-                self._loose_text(child.tail)
-                continue
-            if tag in HEADINGS:
+            self.walk_child(child)
+
+    def walk_child(self, child: Element) -> None:
+        """One child of the element walked, and its tail."""
+        tag = child.tag
+        if not isinstance(tag, str):  # comments and processing instructions: skip, keep their tail
+            self._loose_text(child.tail)
+            return
+        tag = _TAG_NAMES.get(tag) or _tag_name(tag)
+        # The element's text, its norm_text() and its first links (first_anchors), once read: a paragraph's
+        # are asked for whether it is a list of links or a pager, then make its block.
+        raw = norm = anchors = None
+        if tag in _DROP_TAGS or is_furniture_with_id(child, ident := child.get("id")):
+            skip = True
+        elif tag in LINK_LISTS and len(child):
+            anchors = first_anchors(child)
+            skip = is_link_list(child, anchors) or (tag in PAGER_TAGS and bool(anchors) and (
+                is_pager(child, raw := element_text(child), norm := norm_text(raw)) if tag == "p" else
+                is_pager(child, raw := element_text(child))))
+        else:
+            skip = False
+        if skip:
+            if tag in ("ul", "ol") and not is_furniture(child):
                 self._flush_loose()
-                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if len(child) else None)
-                                or self._anchor)
-                text = norm_text(element_text(child))
-                if text.casefold() in _ADMONITIONS:
-                    # "Note" or "Warning" titles a box inside a section, not a section of its own.
-                    self.blocks.append(Block("text", text + ":", 0, True, self._anchor))
-                elif text:
-                    self.blocks.append(Block("heading", text, HEADINGS[tag], True, self._anchor))
-                    self._heading = text[:200]
-            elif tag in _LEAVES:
-                self._flush_loose()
-                # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
-                # stand somewhere in its text
-                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" and len(child)
-                                                               else None) or self._anchor)
-                if tag == "pre":
-                    text = element_text(child).strip("\n")
-                    if text.strip():
-                        self.blocks.append(Block("code", text, 0, True, self._anchor))
-                elif tag == "table":
-                    rows = table_rows(child)  # found once for the questions below
-                    if is_layout(child, rows):
-                        self.walk(child)
-                        self._flush_loose()
-                    elif text := _table_text(child, rows):
-                        self.blocks.append(Block("table", text, 0, _has_header(child, rows), self._anchor))
-                        for row in rows:  # a row is a link's sentence
-                            links = list(row.iter("a"))
-                            if links and len(self.links) < MAX_LINKS:  # else its sentence is not needed
-                                self._add_links(links, norm_text(element_text(row)))
-                else:
-                    text = norm if norm is not None else norm_text(element_text(child) if raw is None else raw)
-                    if text:
-                        self.blocks.append(Block("term" if tag == "dt" else "text", text, 0, True, self._anchor))
-                        if len(child):  # else no link in it
-                            links = anchors if anchors is not None and len(anchors) < MIN_LINKS else list(
-                                child.iter("a"))
-                            if links and len(self.links) < MAX_LINKS:  # else a term's sentence is not needed
-                                self._add_links(links, _term_context(child, text) if tag == "dt" else text)
-            elif tag in _CONTAINERS and (tag not in ("span", "font", "td", "th") or len(child)):
-                if tag in ("span", "font"):
-                    self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
-                else:
-                    self._flush_loose()
-                    if ident:  # DocBook's <div class="sect2" id>
-                        self._anchor = _usable(ident) or self._anchor
+                self._described_items(child)
+            self._loose_text(child.tail)
+            return
+        if tag in HEADINGS:
+            self._flush_loose()
+            self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if len(child) else None)
+                            or self._anchor)
+            text = norm_text(element_text(child))
+            if text.casefold() in _ADMONITIONS:
+                # "Note" or "Warning" titles a box inside a section, not a section of its own.
+                self.blocks.append(Block("text", text + ":", 0, True, self._anchor))
+            elif text:
+                self.blocks.append(Block("heading", text, HEADINGS[tag], True, self._anchor))
+                self._heading = text[:200]
+        elif tag in _LEAVES:
+            self._flush_loose()
+            # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
+            # stand somewhere in its text
+            self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" and len(child)
+                                                           else None) or self._anchor)
+            if tag == "pre":
+                text = element_text(child).strip("\n")
+                if text.strip():
+                    self.blocks.append(Block("code", text, 0, True, self._anchor))
+            elif tag == "table":
+                rows = table_rows(child)  # found once for the questions below
+                if is_layout(child, rows):
                     self.walk(child)
                     self._flush_loose()
-            else:  # inline markup (a, code, em, …): part of the surrounding loose text
-                if tag == "a" and (ident or (ident := child.get("name"))) and (ident := _usable(ident)):
-                    # an anchor standing before a heading or a paragraph, or inside the text
-                    if any(piece.strip() for piece in self._loose):
-                        self._after = ident
-                    else:
-                        self._anchor = ident
-                self._loose_text(element_text(child))
-                self._loose_links.extend(child.iter("a"))
-            self._loose_text(child.tail)
+                elif text := _table_text(child, rows):
+                    self.blocks.append(Block("table", text, 0, _has_header(child, rows), self._anchor))
+                    for row in rows:  # a row is a link's sentence
+                        links = list(row.iter("a"))
+                        if links and len(self.links) < MAX_LINKS:  # else its sentence is not needed
+                            self._add_links(links, norm_text(element_text(row)))
+            else:
+                text = norm if norm is not None else norm_text(element_text(child) if raw is None else raw)
+                if text:
+                    self.blocks.append(Block("term" if tag == "dt" else "text", text, 0, True, self._anchor))
+                    if len(child):  # else no link in it
+                        links = anchors if anchors is not None and len(anchors) < MIN_LINKS else list(
+                            child.iter("a"))
+                        if links and len(self.links) < MAX_LINKS:  # else a term's sentence is not needed
+                            self._add_links(links, _term_context(child, text) if tag == "dt" else text)
+        elif tag in _CONTAINERS and (tag not in ("span", "font", "td", "th") or len(child)):
+            if tag in ("span", "font"):
+                self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
+            else:
+                self._flush_loose()
+                if ident:  # DocBook's <div class="sect2" id>
+                    self._anchor = _usable(ident) or self._anchor
+                self.walk(child)
+                self._flush_loose()
+        else:  # inline markup (a, code, em, …): part of the surrounding loose text
+            if tag == "a" and (ident or (ident := child.get("name"))) and (ident := _usable(ident)):
+                # an anchor standing before a heading or a paragraph, or inside the text
+                if any(piece.strip() for piece in self._loose):
+                    self._after = ident
+                else:
+                    self._anchor = ident
+            self._loose_text(element_text(child))
+            self._loose_links.extend(child.iter("a"))
+        self._loose_text(child.tail)
 
 
 _HEADER = re.compile(r"(^|[\s_-])(header|masthead)($|[\s_-])", re.I)
@@ -393,7 +407,28 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
     data, encoding = page_encoding(data)
     parsed = _without_dtd(data)
-    root, whole = _parse(parsed, encoding)
+    walked = _walked_as_parsed(data, parsed, encoding) if len(parsed) >= STREAMED_BYTES else None
+    if isinstance(walked, tuple):
+        title, walker = walked
+    else:
+        title, walker = _walked_whole(data, parsed, encoding, walked)
+    blocks = walker.blocks
+    if not title:
+        title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
+    if not blocks:
+        raise NoText("no readable text found (only navigation or markup)")
+    if not any(b.kind != "heading" for b in blocks):
+        if not _only_headings(parsed, encoding, blocks):  # the rest was navigation (a page of links)
+            raise NoText("no readable text found (only navigation or markup)")
+        blocks = [Block("text", b.text, anchor=b.anchor) for b in blocks]  # a note that is only its heading
+    return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
+
+
+def _walked_whole(data: bytes, parsed: bytes, encoding: str | None,
+                  root: Element | None = None) -> tuple[str, _Walker]:
+    """The page's title, and its main content walked, from its whole tree: ``root``, when parsed already
+    within libxml2's limits (see _walked_as_parsed), or else parsed here."""
+    root, whole = _parse(parsed, encoding) if root is None else (root, True)
     lowered = data.lower() if whole and _literal(data, parsed, encoding) else None
     _drop_permalinks(root, lowered)
     separate_lines(root)
@@ -407,16 +442,134 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
             walker._flush_loose()
     walker.walk(main if main is not None else root)
     walker._flush_loose()
-    blocks = walker.blocks
-    if not title:
-        title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
-    if not blocks:
-        raise NoText("no readable text found (only navigation or markup)")
-    if not any(b.kind != "heading" for b in blocks):
-        if not _only_headings(parsed, encoding, blocks):  # the rest was navigation (a page of links)
-            raise NoText("no readable text found (only navigation or markup)")
-        blocks = [Block("text", b.text, anchor=b.anchor) for b in blocks]  # a note that is only its heading
-    return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
+    return title, walker
+
+
+# A page this large (61 MB of short paragraphs took 1.4 GB as one tree) is walked as it is parsed: each
+# child of its main content read, then taken out of the tree (_walked_as_parsed). Smaller pages, most of
+# them, are parsed whole: a parser that reports each element costs a little more time.
+STREAMED_BYTES = 4 * 1024 * 1024
+_FED_BYTES = 1024 * 1024  # how much of the page the parser is given at a time
+
+
+def _walked_as_parsed(data: bytes, parsed: bytes,
+                      encoding: str | None) -> tuple[str, _Walker] | Element | None:
+    """What _walked_whole makes of the page, read while the page is parsed, so that its tree is never
+    whole: after each _FED_BYTES given to the parser, the children of its main content are walked, and
+    taken out of the tree, up to the last one started that is no link (a permalink after a child changes
+    its tail, see _drop_permalinks; the line break after it depends on the element that follows). None
+    where that cannot be done the same way: a page in an encoding whose tags are not ASCII bytes, one over
+    libxml2's limits, or one whose main content turned out not to be the one its bytes promised
+    (_main_test): _walked_whole reads those, the last from the whole tree made here, which is returned."""
+    if encoding not in (None, "utf-8") or b"\x00" in data:  # its tags may not be ASCII bytes (UTF-16)
+        return None
+    lowered = data.lower()
+    main_tag, is_main = _main_test(lowered)
+    permalinks = not _literal(data, parsed, encoding) or _HREF_HERE.search(lowered) is not None
+    del lowered
+    # Told of the elements that may be the main content (and the title) only, where their tag says so: each
+    # element reported costs time. Where it does not, of every element.
+    parser = lxml.etree.HTMLPullParser(events=("start",), tag=(main_tag, "title") if main_tag else None,
+                                       encoding=encoding, collect_ids=False)
+    walker = _Walker()
+    main: Element | None = None
+    title_el: Element | None = None
+    started = False  # whether main's own text was walked
+
+    def walk_until(stop: Element | None) -> None:
+        """Walk main's children before ``stop`` (all of them when None), taking each out of the tree."""
+        nonlocal started
+        done = []
+        child = next(iter(main), None)  # not len(main): it counts the children parsed ahead of the walk
+        while child is not None and child is not stop:
+            done.append(child)
+            child = child.getnext()
+        for child in done:
+            if permalinks and isinstance(child.tag, str) and (child.tag == "a" or (
+                    len(child) and next(child.iter("a"), None) is not None)):
+                _drop_permalinks_in(child)
+        if not started:
+            started = True
+            if main.tag in _OPENS_A_LINE:
+                _line_before(main)
+            walker._loose_text(main.text)
+        for child in done:
+            if child.getparent() is not None:  # not a permalink taken out above
+                if isinstance(tag := child.tag, str) and len(child):
+                    separate_lines(child)
+                elif tag in _OPENS_A_LINE:  # the most of a long page: a paragraph of text alone
+                    _line_before(child)
+                    _line_after(child)
+                elif tag in ("br", "hr"):
+                    _line_after(child)
+                walker.walk_child(child)
+                main.remove(child)
+
+    try:
+        for at in range(0, len(parsed), _FED_BYTES):
+            parser.feed(parsed[at: at + _FED_BYTES])
+            for _, el in parser.read_events():
+                if title_el is None and el.tag == "title":
+                    title_el = el
+                if main is None:
+                    if (main_tag is None or el.tag == main_tag) and is_main(el):
+                        main = el
+                        for before in list(main.itersiblings(lxml.etree.Element, preceding=True)):  # whole
+                            if permalinks:
+                                _drop_permalinks_in(before)
+                            separate_lines(before)
+                        for header in _page_headers(main):
+                            walker.walk(header)
+                            walker._flush_loose()
+            if main is not None:
+                stop = _last_started(main)
+                if stop is not None:  # all of main's children before it are whole, and their tails
+                    walk_until(stop)
+        root = parser.close()
+    except (lxml.etree.LxmlError, ValueError):
+        return None  # said as _walked_whole says it
+    if parser.feed_error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):  # a part was not read
+        return None
+    if main is None:  # nothing was taken out of the tree
+        return root
+    walk_until(None)
+    walker._flush_loose()
+    if title_el is not None and len(title_el):
+        return None  # a title holding elements: its text as separate_lines leaves it, from the whole tree
+    return (norm_text(title_el.text or "") if title_el is not None else ""), walker
+
+
+# A class attribute that may hold "body", written as it is, or with a character reference in it.
+_CLASS_BODY = re.compile(rb"class\s*=\s*(?:\"[^\"]*body|'[^']*body|[^\s>]*body)")
+_CLASS_REFERENCE = re.compile(rb"class\s*=\s*(?:\"[^\"]*&|'[^']*&|[^\s>]*&)")
+
+
+def _last_started(main: Element) -> Element | None:
+    """The last child of ``main`` parsed so far that is an element and no link (see _walked_as_parsed)."""
+    child = main[-1] if len(main) else None
+    while child is not None and (not isinstance(child.tag, str) or child.tag == "a"):
+        child = child.getprevious()
+    return child
+
+
+def _main_test(lowered: bytes) -> tuple[str | None, Callable[[Element], bool]]:
+    """Whether an element is the page's main content, as _main_element finds it, asked of each element in
+    the page's order: the first that passes is it; and the tag of the elements worth asking (None: any).
+    ``lowered``: the page's bytes in lower case. The kind of element looked for is the first kind
+    _main_element looks for that the page's bytes may hold; a page that holds none of that kind is read
+    again whole (see _walked_as_parsed)."""
+    if b"<main" in lowered:
+        return "main", lambda el: True
+    if _ROLE_MAIN.search(lowered):
+        return None, lambda el: el.get("role") == "main"
+    if b"<article" in lowered:
+        return "article", lambda el: True
+    if _ID_CONTENT.search(lowered):
+        return None, lambda el: el.get("id") == "content"
+    if _CLASS_BODY.search(lowered) or _CLASS_REFERENCE.search(lowered):
+        return "div", lambda el: " body " in f" {el.get('class')} "
+    return "body", lambda el: True
+
 
 
 def _only_headings(data: bytes, encoding: str | None, headings: list[Block]) -> bool:

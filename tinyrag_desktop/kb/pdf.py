@@ -31,6 +31,12 @@ _HEADLINE_CHARS_READ = 20_000
 # A bookmark tree that deep or that large is not a book's table of contents (and reading it costs).
 _MAX_DEPTH = 8
 _MAX_SECTIONS = 10_000
+# A page whose text PDFium had to guess (a font with no ToUnicode map: which letter a glyph shows is
+# unknown, and its number stands in, "$HGH$HGH"): so many of its characters, spread over the page, are asked
+# about, and more than this share of them guessed makes its text unreadable. Words in any script a font
+# maps (Cyrillic, Greek, Chinese) are not guessed.
+_MAP_SAMPLE = 100
+_MOST_GUESSED = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,7 @@ class PdfFile:
                 if _without_pages(data):
                     raise NoText("no readable text found (the PDF has no pages)") from None
                 raise ReadError(f"a damaged or unreadable PDF ({_reason(exc)})") from None
+        self.unmapped: list[int] = []  # the pages (from 0) whose text page_text left out as unreadable
 
     def __enter__(self) -> "PdfFile":
         return self
@@ -131,7 +138,8 @@ class PdfFile:
         return found
 
     def page_text(self, index: int) -> str:
-        """Page ``index``'s text (from 0), lines ending in "\\n"; raises ReadError for a damaged page."""
+        """Page ``index``'s text (from 0), lines ending in "\\n"; raises ReadError for a damaged page. A page
+        whose fonts do not say which letters they show has none (see _guessed; listed in ``unmapped``)."""
         with _LOCK:
             try:
                 page = self._pdf[index]
@@ -139,6 +147,9 @@ class PdfFile:
                     textpage = page.get_textpage()
                     try:
                         text = textpage.get_text_range()
+                        if _guessed(textpage):
+                            self.unmapped.append(index)
+                            text = ""
                     finally:
                         textpage.close()
                 finally:
@@ -147,6 +158,16 @@ class PdfFile:
                 raise ReadError(f"a damaged or unreadable PDF (page {index + 1}: {_reason(exc)})") from None
         text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
         return _join_hyphenated(text) if _LINE_END_HYPHEN in text else text
+
+
+def _guessed(textpage) -> bool:
+    """Whether most of the page's characters are ones PDFium could not map to Unicode (see _MAP_SAMPLE)."""
+    import pypdfium2.raw as pdfium_c
+
+    count = textpage.count_chars()
+    picked = range(0, count, max(1, count // _MAP_SAMPLE))
+    guessed = sum(pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, i) == 1 for i in picked)
+    return guessed > _MOST_GUESSED * len(picked)
 
 
 # PDFium marks a hyphen that ends a line and breaks a word there ("con-" / "nection") with U+FFFE, and
@@ -238,10 +259,23 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
                 blocks.append(Block("heading", f"Page {index + 1}", 1))
                 blocks.extend(_paragraphs(text))
         title = pdf.title or pdf.headline() or name
+        unmapped, pages = pdf.unmapped, pdf.pages
     if not any(b.kind != "heading" for b in blocks):
+        if unmapped:
+            raise NoText(f"no readable text found ({_UNMAPPED}: run it through text recognition (OCR), or save "
+                         "it as PDF again from the program that made it)")
         raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
                      "run it through text recognition (OCR) first)")
-    return Document(title, "pdf", tuple(blocks))
+    notes = ()
+    if unmapped:
+        which = f"page {unmapped[0] + 1}" if len(unmapped) == 1 else f"{len(unmapped)} of its {pages} pages"
+        notes = (f"the text of {which} was left out ({_UNMAPPED})",)
+    return Document(title, "pdf", tuple(blocks), notes=notes)
+
+
+# Why a page's text is left out, when its fonts do not map their glyphs to letters (see _guessed).
+_UNMAPPED = ("its fonts do not say which letters they show, so the text read from it would be gibberish "
+             "like \"$HGH$HGH\"")
 
 
 # Running heads and feet: the lines at the top and bottom of a page that repeat from page to page with

@@ -27,7 +27,7 @@ from .code_files import (
     CODE_LANGUAGES, CODE_TYPES, CONFIG_LANGUAGES, code_kind, read_code, script_language, source_language,
 )
 from .data_formats import read_csv, read_json, read_xml
-from .decoding import decode_text, without_nul
+from .decoding import decode_text, note, without_nul
 from .errors import LeftOut, NoText, ReadError, UnsupportedFile
 from .html_encoding import bom_codec
 from .html_reader import parse_html
@@ -334,6 +334,8 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         data = without_nul(data)
     if kind in ("pdf", "docx"):
         doc = (read_pdf if kind == "pdf" else read_docx)(data, name, cancelled)
+        for text in doc.notes:  # read in a helper process, outside this import's collecting_notes
+            note(text)
     else:
         doc = _READERS[kind](data, name)
     doc = document_without_secrets(doc, source_language(data, name) or "")

@@ -356,6 +356,7 @@ _SIGNAL_WORDS = {"SIGKILL": "it was killed", "SIGTERM": "it was told to stop", "
                  "SIGFPE": "it crashed", "SIGILL": "it crashed", "SIGABRT": "it aborted",
                  "SIGPIPE": "its output was closed"}
 _PRINTED_TOO_MUCH = f"the command printed more than {HARD_OUTPUT_CAP // (1024 * 1024)} MB and was stopped"
+CUT_NOTE = _PRINTED_TOO_MUCH[:1].upper() + _PRINTED_TOO_MUCH[1:] + "."  # status_note's for such a command
 
 
 def describe_status(returncode: int, overflow: bool = False) -> str:
@@ -386,7 +387,7 @@ def status_note(command: str, result: str) -> str:
         code = line[len("exit status: "):]
         return "" if code == "0" else f"The command ended with exit status {code}."
     if line == _PRINTED_TOO_MUCH:
-        return line[:1].upper() + line[1:] + "."
+        return CUT_NOTE
     if line.startswith("ended by signal "):
         return f"The command was {line}."
     return ""

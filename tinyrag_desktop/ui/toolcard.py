@@ -9,8 +9,8 @@ from PySide6.QtGui import QContextMenuEvent, QFont, QFontDatabase, QFontMetrics,
 from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
-from ..tool_words import (DENIED_NOTE, LIMIT, NOTHING_FOUND, for_a_person, found_nothing, limit_setting, off_note,
-                          sentence, split_advice, tool_title, window_words)
+from ..tool_words import (DENIED_NOTE, LIMIT, NOTHING_FOUND, OUTPUT_CUT_WORD, for_a_person, found_nothing,
+                          limit_setting, off_note, output_was_cut, sentence, split_advice, tool_title, window_words)
 from ..tools.shell import DENIED, status_note
 from ..written_calls import STOPPED_WRITING
 from .access import announce, expander
@@ -185,6 +185,12 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         return self._phase == "done" and bool(found_nothing(self._tool, self._result))
 
     @property
+    def output_cut(self) -> bool:
+        """True for a run that finished but was stopped at its output limit (see tool_words.output_was_cut):
+        its ✓ has "output cut" beside it, in the warning colour, and the note under it says what was kept."""
+        return self._phase == "done" and output_was_cut(self._tool, self._query, self._result)
+
+    @property
     def badge(self) -> str:
         """The state the header's badge shows: ✓ done, ✗ error (a denied command too, as the engine says it),
         – skipped, or the spinner (spec: "The badge updates to ✓ (done) or ✗ (error) via the tool_result")."""
@@ -349,6 +355,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
             if self.nothing_found:  # beside its badge, as "stopped" or "off" is: the note under it says why
                 self._meta_text = NOTHING_FOUND
+            elif self.output_cut:
+                self._meta_text = OUTPUT_CUT_WORD
         if error and self._phase in ("error", "skipped"):
             self._note_text = one_line(self._reason() if self.denied or off
                                         else for_a_person(self._error_words(), self._tool))
@@ -424,8 +432,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
-        if self.nothing_found:  # the tick's word, and the one beside it
-            words += f", {NOTHING_FOUND}"
+        if self.nothing_found or self.output_cut:  # the tick's word, and the one beside it
+            words += f", {self._meta_text}"
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(input_line(q) for q in self._inputs())[:400]}"

@@ -220,7 +220,7 @@ class HeaderMixin:
         right -= 8
         if self._meta_text:
             painter.setFont(self._small)
-            painter.setPen(c.muted)
+            painter.setPen(c.warn if self.output_cut else c.muted)
             meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
             painter.drawText(QRectF(right - meta_w, top, meta_w, row),
                              Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)

@@ -26,6 +26,7 @@ from ..firstrun import Attempt, ProbeResult
 from ..hidden_passwords import hide_passwords
 from .busy_buttons import set_working
 from .chat_view import COLUMN_MAX
+from .enter_presses import enter_presses
 from .error_box import ENTER_ADDRESS
 from .focus_ring import FocusRing
 from .markdown_render import inline_code_html
@@ -212,6 +213,9 @@ class WelcomePanel(QFrame):
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
         self.back_button.clicked.connect(self.backRequested)
+        # Try again takes Enter as the default button; the others did nothing on it (a window's buttons take
+        # it only in a dialog)
+        enter_presses(self.builtin_button, self.settings_button, self.back_button, self.builtin_more)
         # Tab as the panel reads: the buttons, then the built-in model's fold below them (made first, it came first)
         QWidget.setTabOrder(self.back_button, self.builtin_more)
         self.set_builtin_available(start_builtin is not None, builtin_note)
