@@ -65,7 +65,6 @@ output (bad blocks become ``InvalidBlock``); cost is linear in the input.
 from __future__ import annotations
 
 import re
-from itertools import chain
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
@@ -556,10 +555,13 @@ class XMLParseState(MarkdownLines, BlockPhases):
             before = self._base + self._fail_at + self.max_held_chars
         else:
             before = self._close_before(at + len(new))
-        carried, self._line_ticks = self._line_ticks, 0
-        runs = ((at + m.start() - (carried if m.start() == 0 else 0), at + m.end()) for m in _RUN.finditer(new))
-        if carried and not new.startswith("`"):  # the run the text before ended in is whole
-            runs = chain([(at - carried, at)], runs)
+        runs = [(at + m.start(), at + m.end()) for m in _RUN.finditer(new)]
+        if self._line_ticks:  # the run the text before ended in: it goes on here, or it is whole
+            if runs and runs[0][0] == at:
+                runs[0] = (at - self._line_ticks, runs[0][1])
+            else:
+                runs.insert(0, (at - self._line_ticks, at))
+            self._line_ticks = 0
         for start, end in runs:
             if end == at + len(new):  # it may go on
                 self._line_ticks = end - start
