@@ -589,7 +589,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._buf += past
         failed = -end - 2 if end < -1 else -1  # where an early failure ends the block
         if end == -1:
-            if self._tentative and first_line:  # a span closed on the block's line: code, as the pass over it reads
+            if self._tentative and first_line and (self._line_ticks or s.find("`", i, k) >= 0):
+                # a span closed on the block's line: code, as the pass over it reads
                 closed, run = self._closed_on_line(s[i : min(k, i + limit - base - old)], base + old)
                 if closed >= 0:
                     out.append(TextChunk(self._raw(closed - base)))
