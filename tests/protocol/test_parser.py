@@ -377,6 +377,22 @@ def test_a_block_in_what_may_be_a_code_span_is_held_until_that_is_known() -> Non
     assert state.feed("`") == [] and state.finish() == [TextChunk(block + "`")]  # a run at the end closes it
 
 
+@pytest.mark.parametrize("text", [
+    "``<tool > `` is how a call starts, and more text follows.",
+    "- ``<tool > `` is how a call starts, and more text follows.",
+    'Write `<tool name="calculate"><query>` first, then the query.',
+])
+def test_a_block_begun_in_a_code_span_closed_on_its_line_is_text_at_the_closing_run(text: str) -> None:
+    # Fed in pieces, the block begun in "``<tool > ``" was held until it ended, and the text after the span
+    # with it: up to the paragraph's end, or the answer's. Fed whole, the span was passed over at once.
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    for size in (1, 3, len(text)):
+        state = XMLParseState()
+        shown = [e for i in range(0, len(text), size) for e in state.feed(text[i : i + size])]
+        assert "".join(e.raw for e in shown) == text and not state.open_raw(), size
+        assert state.feed("\n" + block) == [TextChunk("\n"), ToolCall("calculate", "query", "1+1", block)]
+
+
 def test_text_held_after_a_call_in_what_may_be_a_code_span_streams_again_after_400_characters() -> None:
     # It was held to the paragraph's end: a model writing one long paragraph after "Let`s compute <tool …>"
     # showed nothing more for as long, and the call ran only then.

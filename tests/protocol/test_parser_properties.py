@@ -128,6 +128,9 @@ MARKDOWN = st.builds(
 @example(text="``\n    ```\n- <b>", points=[])  # a line that may start a block, read at its first backtick or line break
 @example(text=f"a ` b\n- <!-- ` --> {CALC} `", points=[])  # (not at a "<" the stream was cut after)
 @example(text=f"It`s ```\n```x` {CALC} ```\n~~~\n{CALC}\n", points=[])
+@example(text="- ``<tool > ``a", points=[])  # a span closed on its line round a block begun: code at its run
+@example(text="``\n``\n- ``<tool > ``a", points=[])
+@example(text='a `<tool name="x"><query>` b', points=[])
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -323,6 +326,7 @@ HELD_TEXT = st.builds(
 @example(text=f"a ` {CALC} t {CALC[:30]}`{CALC[30:]}", held=40, points=[])  # the same, before it: code
 @example(text=f"a ` {CALC} t <tool name=\"x\"><query>`", held=9, points=[])  # a block past it never closed
 @example(text=f"a ` {CALC}\n   `` `", held=2, points=[])  # a line's spaces, then runs, over the bound
+@example(text="``<tool >````<query>``<tool >", held=3, points=[])  # a run on a failed block's line, past the bound
 def test_held_text_is_released_at_the_same_place_however_the_stream_is_cut(text, held, points) -> None:
     whole = XMLParseState(max_held_chars=held)
     events = whole.feed(text)

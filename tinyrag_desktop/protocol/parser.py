@@ -39,12 +39,14 @@ The parser is in one of four modes:
     starts a block all the same, held ("tentative") with the text after it. A run as long as one kept closes
     it, and the runs kept after it, whichever earlier one turns out literal: the blocks held since it came
     are text (all held, if it came before the first), and what follows that run is read again, in a span
-    still if runs kept before it remain. The paragraph's end or the stream's shows the runs left were
-    none: the blocks are released as they were read, and a valid call runs, late but run (rule 2 holds:
-    never before its </tool>). No block being written is shown meanwhile. Nor is the text after it, so that
-    is held no further than ``max_held_chars`` past the first held block's end (see DEFAULT_MAX_HELD_CHARS):
-    a span not closed by then was none, its call runs, and the text streams again, read from there as text
-    (the runs kept are forgotten).
+    still if runs kept before it remain. Such a run on the line a block still open started on closes the span
+    at once ("``<tool > `` is how a call starts"), as a span closed on its line is passed over when the line
+    comes whole: the text after it is not held till the block ends. The paragraph's end or the stream's shows
+    the runs left were none: the blocks are released as they were read, and a valid call runs, late but run
+    (rule 2 holds: never before its </tool>). No block being written is shown meanwhile. Nor is the text after
+    it, so that is held no further than ``max_held_chars`` past the first held block's end (see
+    DEFAULT_MAX_HELD_CHARS): a span not closed by then was none, its call runs, and the text streams again,
+    read from there as text (the runs kept are forgotten).
 ``BLOCK``
     Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
@@ -67,7 +69,7 @@ import re
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .events import merge_text as _merge_text
-from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
+from .block import CLOSE, NOT_CLOSED, OPEN, P_CDATA, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
 from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
@@ -503,6 +505,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._error = ""
         self._wrapped = ""
         self._tentative = ()
+        self._line_ticks = 0  # held in a possible span: the backticks ending its first line so far
         self._fail_at = 0  # in P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
@@ -538,6 +541,37 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._mode, self._spans, self._line_blank = _INLINE, spans, False
         self._close_span(run)
 
+    def _closed_on_line(self, new: str, at: int) -> tuple[int, int]:
+        """In a held block still open on its first line, ``new`` its text from ``raw[at]`` on: where a whole run
+        of backticks on that line closes a span the block may be in, and which (as ``_span_close`` says once the
+        block ends), so that the block is code as soon as it would be, fed whole, passed over with its span;
+        (-1, -1) if none does yet. A run ending ``new`` may go on: its length so far is kept (``_line_ticks``)."""
+        line = new.find("\n")
+        new = new[: line + 1] if line >= 0 else new
+        lengths = [length for length, _ in self._tentative]
+        if self._held_until < 0 and self._phase not in (P_CONTENT, P_CDATA):
+            # the first held block, which may yet end where it failed (or before its start tag's error): the text
+            # held after it would end this far past there, and a run at or after that would close no span
+            before = self._base + self._fail_at + self.max_held_chars
+        else:
+            before = self._close_before(at + len(new))
+        runs = [(at + m.start(), at + m.end()) for m in _RUN.finditer(new)]
+        if self._line_ticks:  # the run the text before ended in: it goes on here, or it is whole
+            if runs and runs[0][0] == at:
+                runs[0] = (at - self._line_ticks, runs[0][1])
+            else:
+                runs.insert(0, (at - self._line_ticks, at))
+            self._line_ticks = 0
+        for start, end in runs:
+            if end == at + len(new):  # it may go on
+                self._line_ticks = end - start
+                break
+            if start >= before:
+                break
+            if end - start in lengths:
+                return end, lengths.index(end - start)
+        return -1, -1
+
     def _feed_block(self, s: str, i: int, k: int, out: list[ParseEvent]) -> int | str:
         """Add s[i:k] to the open block and advance its phases.
 
@@ -546,6 +580,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         """
         old = len(self._buf)
         base, limit = self._base, self.max_block_chars
+        first_line = self._newlines == 0
         self._buf += s[i:k]
         self._newlines += s.count("\n", i, k)
         past = self._buf[limit - base:]  # read up to the limit only, as a stream cut finer reaches it
@@ -554,6 +589,13 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._buf += past
         failed = -end - 2 if end < -1 else -1  # where an early failure ends the block
         if end == -1:
+            if self._tentative and first_line and (self._line_ticks or s.find("`", i, k) >= 0):
+                # a span closed on the block's line: code, as the pass over it reads
+                closed, run = self._closed_on_line(s[i : min(k, i + limit - base - old)], base + old)
+                if closed >= 0:
+                    out.append(TextChunk(self._raw(closed - base)))
+                    self._close_block_span(run)
+                    return i + closed - base - old  # what follows that run is read again
             if base + len(self._buf) <= limit:
                 self._compact()
                 return k
