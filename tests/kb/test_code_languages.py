@@ -4,6 +4,7 @@ stored hidden, and a file whose brackets never balance imported all the same."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, ImportReport, open_store
+from tinyrag_desktop.kb import Importer, ImportReport, open_store, sql_split
 from tinyrag_desktop.kb.chunking import chunk_document
 from tinyrag_desktop.kb.code_files import read_code, source_language
 from tinyrag_desktop.kb.code_split import split_code
@@ -511,6 +512,28 @@ def test_sql_is_cut_at_statements_outside_strings_bodies_and_blocks() -> None:
     assert named["dbo.Berths"].endswith("END\nGO\n")
     assert named["moored"] == "CREATE VIEW moored AS SELECT * FROM #moored;\n"
     assert list(named) == ["boats", "stamp", "tally", "dbo.Berths", "moored"]
+
+
+class _CountingSearches:
+    """A pattern whose searches are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.searches = pattern, 0
+
+    def search(self, *args):
+        self.searches += 1
+        return self.pattern.search(*args)
+
+
+def test_a_mysql_dump_of_procedures_is_cut_looking_for_its_delimiter_lines_once(monkeypatch) -> None:
+    counting = _CountingSearches(sql_split._DELIMITER_LINE)
+    monkeypatch.setattr(sql_split, "_DELIMITER_LINE", counting)
+    text = ("DELIMITER //\n" + "".join(f"CREATE PROCEDURE p{i}() BEGIN SELECT {i}; END//\n" for i in range(500))
+            + "DELIMITER ;\nCREATE TABLE berths (id int);\n")
+    sections = split_code(text, "sql")
+    assert "".join(s.text for s in sections) == text
+    assert [s.path[0] for s in sections if s.path] == [f"p{i}" for i in range(500)] + ["berths"]
+    assert counting.searches <= 3  # not one search to the end of the file for each procedure
 
 
 NEW_LANGUAGES = ("cs", "kotlin", "swift", "scala", "dart", "groovy", "zig", "php", "objc", "perl", "r", "ps", "lua",

@@ -41,9 +41,11 @@ def statements(text: str) -> Iterator[tuple[int, int, str]]:
     ";" or the file's end), and what it creates ("" when it creates nothing)."""
     start = pos = _BEFORE.match(text).end()
     depth, delimiter = 0, ";"
+    line, searched = None, False  # the next DELIMITER line: searched for again only once passed
     while True:
         if delimiter != ";":  # to the next delimiter as written, strings or not: as the mysql client reads
-            line = _DELIMITER_LINE.search(text, pos)
+            if not searched or (line is not None and line.start() < pos):
+                line, searched = _DELIMITER_LINE.search(text, pos), True
             at = text.find(delimiter, pos)
             if line is None and at < 0:
                 break
