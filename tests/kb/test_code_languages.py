@@ -374,6 +374,16 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 ''', ("schema.sql > boats", "schema.sql > add_boat"), "Moor1ng-sql"),
+    "berths.sql": ('''-- Oracle: a block run by its "/" line, a CASE statement closed by END CASE
+CREATE OR REPLACE PROCEDURE moor(len NUMBER) IS
+BEGIN
+  CASE WHEN len > 20 THEN fee := 40; ELSE fee := 20; END CASE;
+END;
+/
+CREATE TABLE berths (id NUMBER);
+CREATE USER harbour IDENTIFIED BY "Moor1ng-oracle";
+CREATE TABLE tides (at DATE);
+''', ("berths.sql > moor", "berths.sql > berths", "berths.sql > tides"), "Moor1ng-oracle"),
     "tide.m": ('''function h = tide(hour)
 % TIDE the height of the tide at an hour.
 password = 'Moor1ng-matlab';
