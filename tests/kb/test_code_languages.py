@@ -384,6 +384,32 @@ CREATE TABLE berths (id NUMBER);
 CREATE USER harbour IDENTIFIED BY "Moor1ng-oracle";
 CREATE TABLE tides (at DATE);
 ''', ("berths.sql > moor", "berths.sql > berths", "berths.sql > tides"), "Moor1ng-oracle"),
+    "dump.sql": (r'''--
+-- PostgreSQL database dump
+--
+SET standard_conforming_strings = on;
+
+CREATE TABLE public.boats (
+    id integer NOT NULL,
+    name text
+);
+
+COPY public.boats (id, name) FROM stdin;
+1	Marie's; of Brest
+2	C:\harbour\
+\.
+
+CREATE TABLE public.berths (
+    id integer NOT NULL
+);
+
+INSERT INTO public.paths VALUES (1, 'C:\');
+CREATE INDEX berths_id ON public.berths USING btree (id);
+INSERT INTO public.notes VALUES (E'quay\', berth 4', 'it''s moored');
+CREATE TABLE public.moorings (id integer);
+CREATE USER harbour WITH PASSWORD 'Moor1ng-pgdump';
+''', ("dump.sql > public.boats", "dump.sql > public.berths", "dump.sql > berths_id", "dump.sql > public.moorings"),
+                 "Moor1ng-pgdump"),
     "tide.m": ('''function h = tide(hour)
 % TIDE the height of the tide at an hour.
 password = 'Moor1ng-matlab';
@@ -552,6 +578,7 @@ NEW_LANGUAGES = ("cs", "kotlin", "swift", "scala", "dart", "groovy", "zig", "php
 # What these languages' cuts look at, to go wrong on: their strings, comments, blocks and statement ends.
 _PIECES = st.sampled_from(['"""', "'''", '@"', '"', "'", "`", "<<<EOT", "EOT;", "<#", "#>", "--[[", "]]", "=pod",
                            "=cut", "__END__", "$$", "$tag$", ";", "BEGIN", "END", "end", "CASE", "DELIMITER //", "//",
+                           "COPY t FROM stdin;", "\\.", "E'", "\\'", "END CASE", "/",
                            "GO", "CREATE TABLE t (", "create function f() as", ")", "{", "}", "(", "[", "/*", "*/",
                            "#", "%", ":label", "::", "sub f {", "function f()", "fun f() = 1", "def f(x) do",
                            "class C {", "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub",

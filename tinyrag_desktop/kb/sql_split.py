@@ -18,9 +18,14 @@ from typing import Iterator
 # the words that open and close a block, ";", a "GO" line, a "DELIMITER" line. END IF, END LOOP … close
 # what no word counted here opened; END CASE closes its CASE (PL/SQL's and PL/pgSQL's CASE statement).
 _DELIMITER = r"^[ \t]*(?P<delimiter>delimiter)[ \t]+(?P<mark>\S+)[ \t]*$"
-# (A "#" comment is MySQL's; #temp is SQL Server's table.)
+# (A "#" comment is MySQL's; #temp is SQL Server's table.) In a string '' is a quote; a backslash escapes one in
+# PostgreSQL's E'it\'s' and in MySQL's 'it\'s', never in standard SQL's 'C:\': a \' is read as the string's end
+# where a ",", ")", ";" or the line's end follows it, as an escaped quote elsewhere. The data of a "COPY … FROM
+# stdin;" (pg_dump's, psql's) is raw text to its "\." line, apostrophes and all.
 _TOKENS = re.compile(
-    r"--[^\n]*|#(?![\w#@])[^\n]*|/\*.*?(?:\*/|\Z)|'(?:[^'\\]|''|\\.)*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)"
+    r"--[^\n]*|#(?![\w#@])[^\n]*|/\*.*?(?:\*/|\Z)|\b[eE]'(?:[^'\\]|''|\\.)*(?:'|\Z)"
+    r"|'(?:[^'\\]|''|\\\\|\\'(?![ \t]*(?:[,);]|$))|\\)*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)"
+    r"|(?P<copy>^[ \t]*\\?copy\b[^;\n]*?\bfrom[ \t]+stdin\b[^;\n]*;.*?(?:^\\\.[ \t]*$|\Z))"
     r"|`[^`]*(?:`|\Z)|\$(?P<tag>(?:[A-Za-z_]\w*)?)\$.*?(?:\$(?P=tag)\$|\Z)"
     rf"|{_DELIMITER}|^[ \t]*(?P<go>go|/)[ \t]*(?:--[^\n]*)?$|(?P<end>\bend\b(?:[ \t]+case\b)?(?![ \t]+(?:if|loop|while|repeat|for)\b))"
     r"|(?P<open>\bcase\b|\bbegin\b(?![ \t]*(?:;|transaction\b|work\b|tran\b|deferred\b|immediate\b|exclusive\b"
@@ -69,7 +74,7 @@ def statements(text: str) -> Iterator[tuple[int, int, str]]:
             depth += 1
         elif found.group("end"):
             depth = max(0, depth - 1)
-        elif (found.group() == ";" and depth == 0) or found.group("go"):
+        elif ((found.group() == ";" or found.group("copy")) and depth == 0) or found.group("go"):
             yield start, pos, _created(text, start)
             depth = 0
             start = pos = _BEFORE.match(text, pos).end()
