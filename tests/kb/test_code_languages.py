@@ -608,6 +608,7 @@ def test_no_line_is_lost_or_repeated_in_the_new_languages(text: str, language: s
     ("clojure", '(def api-key "Moor1ng-1")\n', 1),
     ("elixir", '@password "Moor1ng-1"\n', 1),
     ("batch", "set DB_PASSWORD=Moor1ng-1\n", 1),
+    ("ps", '$pw = ConvertTo-SecureString "Moor1ng-1" -AsPlainText -Force\n', 1),
     # prose and references about passwords stay as written
     ("conf", "# the password must be set\nssl_password_file /etc/keys/pass.txt;\npassword\n"
              "proxy_pass http://harbour:8080;\nproxy_pass /run/harbour.sock;\n", 0),
@@ -619,6 +620,12 @@ def test_each_language_s_own_ways_of_giving_a_password_are_hidden(language: str,
     masked, count = hide_secrets(text, unquoted=language in UNQUOTED, language=language)
     assert count == hidden and "Moor1ng" not in masked, masked
     assert hidden or masked == text
+
+
+def test_a_batch_file_s_quoted_set_keeps_its_closing_quote() -> None:
+    masked, count = hide_secrets('set "DB_PASSWORD=Moor1ng-1"\nset "API_TOKEN=Moor1ng-2" \n', unquoted=True,
+                                 language="batch")
+    assert (masked, count) == ('set "DB_PASSWORD=***"\nset "API_TOKEN=***" \n', 2)
 
 
 _NAMES = {"cs": "a.cs", "kotlin": "a.kt", "swift": "a.swift", "scala": "a.scala", "dart": "a.dart",
