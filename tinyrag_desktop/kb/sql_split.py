@@ -27,7 +27,8 @@ _TOKENS = re.compile(
     r"|'(?:[^'\\]|''|\\\\|\\'(?![ \t]*(?:[,);]|$))|\\)*(?:'|\Z)|\"(?:[^\"]|\"\")*(?:\"|\Z)"
     r"|(?P<copy>^[ \t]*\\?copy\b[^;\n]*?\bfrom[ \t]+stdin\b[^;\n]*;.*?(?:^\\\.[ \t]*$|\Z))"
     r"|`[^`]*(?:`|\Z)|\$(?P<tag>(?:[A-Za-z_]\w*)?)\$.*?(?:\$(?P=tag)\$|\Z)"
-    rf"|{_DELIMITER}|^[ \t]*(?P<go>go|/)[ \t]*(?:--[^\n]*)?$|(?P<end>\bend\b(?:[ \t]+case\b)?(?![ \t]+(?:if|loop|while|repeat|for)\b))"
+    rf"|{_DELIMITER}|^[ \t]*(?P<go>go|/)[ \t]*(?:--[^\n]*)?$"
+    r"|(?P<end>\bend\b(?:[ \t]+case\b)?(?![ \t]+(?:if|loop|while|repeat|for)\b))"
     r"|(?P<open>\bcase\b|\bbegin\b(?![ \t]*(?:;|transaction\b|work\b|tran\b|deferred\b|immediate\b|exclusive\b"
     r"|isolation\b|read\b|distributed\b)))|;",
     re.I | re.S | re.M)
