@@ -4,6 +4,7 @@ stored hidden, and a file whose brackets never balance imported all the same."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, ImportReport, open_store
+from tinyrag_desktop.kb import Importer, ImportReport, open_store, sql_split
 from tinyrag_desktop.kb.chunking import chunk_document
 from tinyrag_desktop.kb.code_files import read_code, source_language
 from tinyrag_desktop.kb.code_split import split_code
@@ -373,6 +374,42 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 ''', ("schema.sql > boats", "schema.sql > add_boat"), "Moor1ng-sql"),
+    "berths.sql": ('''-- Oracle: a block run by its "/" line, a CASE statement closed by END CASE
+CREATE OR REPLACE PROCEDURE moor(len NUMBER) IS
+BEGIN
+  CASE WHEN len > 20 THEN fee := 40; ELSE fee := 20; END CASE;
+END;
+/
+CREATE TABLE berths (id NUMBER);
+CREATE USER harbour IDENTIFIED BY "Moor1ng-oracle";
+CREATE TABLE tides (at DATE);
+''', ("berths.sql > moor", "berths.sql > berths", "berths.sql > tides"), "Moor1ng-oracle"),
+    "dump.sql": (r'''--
+-- PostgreSQL database dump
+--
+SET standard_conforming_strings = on;
+
+CREATE TABLE public.boats (
+    id integer NOT NULL,
+    name text
+);
+
+COPY public.boats (id, name) FROM stdin;
+1	Marie's; of Brest
+2	C:\harbour\
+\.
+
+CREATE TABLE public.berths (
+    id integer NOT NULL
+);
+
+INSERT INTO public.paths VALUES (1, 'C:\');
+CREATE INDEX berths_id ON public.berths USING btree (id);
+INSERT INTO public.notes VALUES (E'quay\', berth 4', 'it''s moored');
+CREATE TABLE public.moorings (id integer);
+CREATE USER harbour WITH PASSWORD 'Moor1ng-pgdump';
+''', ("dump.sql > public.boats", "dump.sql > public.berths", "dump.sql > berths_id", "dump.sql > public.moorings"),
+                 "Moor1ng-pgdump"),
     "tide.m": ('''function h = tide(hour)
 % TIDE the height of the tide at an hour.
 password = 'Moor1ng-matlab';
@@ -513,12 +550,35 @@ def test_sql_is_cut_at_statements_outside_strings_bodies_and_blocks() -> None:
     assert list(named) == ["boats", "stamp", "tally", "dbo.Berths", "moored"]
 
 
+class _CountingSearches:
+    """A pattern whose searches are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.searches = pattern, 0
+
+    def search(self, *args):
+        self.searches += 1
+        return self.pattern.search(*args)
+
+
+def test_a_mysql_dump_of_procedures_is_cut_looking_for_its_delimiter_lines_once(monkeypatch) -> None:
+    counting = _CountingSearches(sql_split._DELIMITER_LINE)
+    monkeypatch.setattr(sql_split, "_DELIMITER_LINE", counting)
+    text = ("DELIMITER //\n" + "".join(f"CREATE PROCEDURE p{i}() BEGIN SELECT {i}; END//\n" for i in range(500))
+            + "DELIMITER ;\nCREATE TABLE berths (id int);\n")
+    sections = split_code(text, "sql")
+    assert "".join(s.text for s in sections) == text
+    assert [s.path[0] for s in sections if s.path] == [f"p{i}" for i in range(500)] + ["berths"]
+    assert counting.searches <= 3  # not one search to the end of the file for each procedure
+
+
 NEW_LANGUAGES = ("cs", "kotlin", "swift", "scala", "dart", "groovy", "zig", "php", "objc", "perl", "r", "ps", "lua",
                  "julia", "elixir", "erlang", "nim", "haskell", "ml", "clojure", "vb", "matlab", "batch", "sql", "conf",
                  "properties", "xml")
 # What these languages' cuts look at, to go wrong on: their strings, comments, blocks and statement ends.
 _PIECES = st.sampled_from(['"""', "'''", '@"', '"', "'", "`", "<<<EOT", "EOT;", "<#", "#>", "--[[", "]]", "=pod",
                            "=cut", "__END__", "$$", "$tag$", ";", "BEGIN", "END", "end", "CASE", "DELIMITER //", "//",
+                           "COPY t FROM stdin;", "\\.", "E'", "\\'", "END CASE", "/",
                            "GO", "CREATE TABLE t (", "create function f() as", ")", "{", "}", "(", "[", "/*", "*/",
                            "#", "%", ":label", "::", "sub f {", "function f()", "fun f() = 1", "def f(x) do",
                            "class C {", "  public void M() {", "let f x =", "(defn f [x]", "Sub Main()", "End Sub",
@@ -548,6 +608,7 @@ def test_no_line_is_lost_or_repeated_in_the_new_languages(text: str, language: s
     ("clojure", '(def api-key "Moor1ng-1")\n', 1),
     ("elixir", '@password "Moor1ng-1"\n', 1),
     ("batch", "set DB_PASSWORD=Moor1ng-1\n", 1),
+    ("ps", '$pw = ConvertTo-SecureString "Moor1ng-1" -AsPlainText -Force\n', 1),
     # prose and references about passwords stay as written
     ("conf", "# the password must be set\nssl_password_file /etc/keys/pass.txt;\npassword\n"
              "proxy_pass http://harbour:8080;\nproxy_pass /run/harbour.sock;\n", 0),
@@ -559,6 +620,12 @@ def test_each_language_s_own_ways_of_giving_a_password_are_hidden(language: str,
     masked, count = hide_secrets(text, unquoted=language in UNQUOTED, language=language)
     assert count == hidden and "Moor1ng" not in masked, masked
     assert hidden or masked == text
+
+
+def test_a_batch_file_s_quoted_set_keeps_its_closing_quote() -> None:
+    masked, count = hide_secrets('set "DB_PASSWORD=Moor1ng-1"\nset "API_TOKEN=Moor1ng-2" \n', unquoted=True,
+                                 language="batch")
+    assert (masked, count) == ('set "DB_PASSWORD=***"\nset "API_TOKEN=***" \n', 2)
 
 
 _NAMES = {"cs": "a.cs", "kotlin": "a.kt", "swift": "a.swift", "scala": "a.scala", "dart": "a.dart",

@@ -5,10 +5,11 @@ Passages are given to the model, which may call web tools: a page that tells it 
 secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``client_secret``, ``token``,
 ``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
 YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
-JavaScript, Go, shell and Dockerfiles (``ENV KEY value``); so are a command's ``--password=…``, ``curl -u
-user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), a password
-given to a call (``auth=('ann', '…')``, ``setPassword("…")``, PHP's ``define('DB_PASSWORD', '…')``), the
-keys of well-known services anywhere (``ghp_…``, ``AKIA…``, ``hf_…``), the password of an address
+JavaScript, Go, shell, batch files (``set "KEY=value"``) and Dockerfiles (``ENV KEY value``); so are a
+command's ``--password=…``, ``curl -u user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's
+credentials (``Bearer …``), a password given to a call (``auth=('ann', '…')``, ``setPassword("…")``, PHP's
+``define('DB_PASSWORD', '…')``, PowerShell's ``ConvertTo-SecureString "…" -AsPlainText``), the keys of
+well-known services anywhere (``ghp_…``, ``AKIA…``, ``hf_…``), the password of an address
 (``postgres://app:hunter2@db``, with hidden_passwords; ``jdbc:…?password=…`` and a connection string's
 ``;Password=…;``) and the body of a PEM private key block.
 
@@ -52,8 +53,9 @@ _KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]
 _SEP = r"[ \t]*(?:=>|:=|<-|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
 _QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
-# a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}").
-_BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[,}\]]*[ \t]*$|[ \t]+[#;])"
+# a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}"), nor the quote that closes
+# what a quote before the key opened (a batch file's set "DB_PASSWORD=hunter2").
+_BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[\"']?[,}\]]*[ \t]*$|[ \t]+[#;])"
 # A word given on a command line: --password=hunter2, --db-pass=hunter2 (with a space between, it is prose's
 # "--password option" as often).
 _OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
@@ -115,6 +117,10 @@ _LANGUAGE_FORMS = {
     "clojure": (re.compile(r"\(def", re.I), (re.compile(rf"\((?:def|defonce)[ \t]+{_KEY}[ \t]+{_QUOTED}", re.I),)),
     "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
                (re.compile(rf"@{_KEY}[ \t]+{_QUOTED}", re.I),)),
+    # PowerShell's ConvertTo-SecureString "…" -AsPlainText
+    "ps": (re.compile(r"convertto-securestring", re.I),
+           (re.compile(r"\b(?P<key>ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?" + _QUOTED
+                       + r"[ \t]+[^\n]*?-AsPlainText\b", re.I),)),
 }
 # A value that is no secret but where one is: a reference, a placeholder ("your-api-key", "password_here", as
 # WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default.
