@@ -30,7 +30,10 @@ _WS = " \t\r\n"
 # failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
 # block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
 # it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
-# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program).
+# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program). A block
+# held in a held one ('<tool name="a">text <tool A<tool name="calculate">…</tool>') must be followed by the
+# latter's </tool> too: anything else shows both abandoned, each read again on its own (a block in the held
+# one's element is still nested there, and runs no call).
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
 # prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
