@@ -246,6 +246,16 @@ def test_rule4_nested_blocks_are_one_invalid_block_and_nothing_runs(text: str) -
     assert bad.raw == text and events[-1] == TextChunk(" after")
 
 
+def test_rule4_a_block_two_deep_in_failed_ones_runs_only_if_both_were_left_open() -> None:
+    held = f'<tool name="a">text <tool name="b">more {BLOCK}'
+    assert calls(parse_every_way(f"{held}</tool>\n</tool> after")) == []  # closed around it: nested
+    assert calls(parse_every_way(f"{held} after")) == [CALC]
+    assert calls(parse_every_way(f"{held}{BLOCK}")) == [CALC, CALC]
+    # in the held one's element it is nested in that one, whatever the failed one around it
+    events = parse_every_way(f'<tool name="a">text <tool name="b"><query>x {BLOCK} y</query></tool></tool> after')
+    assert calls(events) == [] and NESTED in invalid(events)[-1]
+
+
 def test_rule4_a_block_after_anothers_element_is_no_nested_one_the_first_was_left_open() -> None:
     # Its </tool> forgotten, the first block ends where its element does; the next, complete, runs at once
     # (taken for a nested block, it waited for a second </tool>, holding the rest of the answer, and ran
