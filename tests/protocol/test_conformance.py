@@ -7,7 +7,7 @@ timeouts, disabled tools, payloads) is in tests/engine/test_conformance.py.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import calls, invalid, parse_every_way
@@ -17,6 +17,7 @@ from tinyrag_desktop.protocol.block import NESTED
 
 BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
 CALC = ("calculate", "query", "1+1")
+CALC0 = '<tool name="calculate"><query>0</query></tool>'
 
 SPEC_EXAMPLES = [  # spec lines 25-40, verbatim
     '<tool name="rag_knowledge"><query>product return policy</query></tool>',
@@ -98,6 +99,11 @@ def test_rule2_only_the_exact_close_tag_completes_a_block(close: str) -> None:
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.one_of(NOISE, BROKEN, valid_block().map(lambda b: b[0])), max_size=6),
        points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=10))
+# Held in a block held in a failed one ("<tool A" is one too): the next block shows both abandoned, so the first
+# runs then, and the next one as it completes (both waited for the end of the stream, up to 4,000 characters).
+@example(parts=['<tool name="a">text', "<tool A", CALC0, CALC0, '<tool name=""><query>x</query></tool>'],
+         points=[118])
+@example(parts=['<tool name="a">text', '<tool name="b">text', CALC0, "ab", CALC0], points=[])
 def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, points) -> None:
     text = "".join(parts)
     expected = [(end, ev) for end, ev in ends(parse_all(text)) if isinstance(ev, ToolCall)]
@@ -238,6 +244,16 @@ def test_rule4_nested_blocks_are_one_invalid_block_and_nothing_runs(text: str) -
     assert calls(events) == []
     (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
     assert bad.raw == text and events[-1] == TextChunk(" after")
+
+
+def test_rule4_a_block_two_deep_in_failed_ones_runs_only_if_both_were_left_open() -> None:
+    held = f'<tool name="a">text <tool name="b">more {BLOCK}'
+    assert calls(parse_every_way(f"{held}</tool>\n</tool> after")) == []  # closed around it: nested
+    assert calls(parse_every_way(f"{held} after")) == [CALC]
+    assert calls(parse_every_way(f"{held}{BLOCK}")) == [CALC, CALC]
+    # in the held one's element it is nested in that one, whatever the failed one around it
+    events = parse_every_way(f'<tool name="a">text <tool name="b"><query>x {BLOCK} y</query></tool></tool> after')
+    assert calls(events) == [] and NESTED in invalid(events)[-1]
 
 
 def test_rule4_a_block_after_anothers_element_is_no_nested_one_the_first_was_left_open() -> None:

@@ -162,12 +162,14 @@ _replies = st.one_of(st.text(alphabet=" \n<>/thinkabol`~", max_size=60),
 @settings(max_examples=600, deadline=None)
 @given(text=_replies, points=st.lists(st.integers(0, 1000), max_size=8),
        presumed=st.booleans())
+@example(text="\n\n    - \n\n        </think>", points=[4], presumed=False)  # the first line's indent: code
 def test_lossless_and_independent_of_cutting(text: str, points: list[int], presumed: bool) -> None:
     whole = split([text], presumed)
     assert split(cut(text, points), presumed) == whole
     rebuilt = "".join(t for _, t in whole)
-    lead = len(text) - len(text.lstrip(" \t\r\n"))  # the reply's blank start: its first line starts after it
-    opened = text[lead:].startswith("<think>")
+    blank = len(text) - len(text.lstrip(" \t\r\n"))  # the reply's blank start
+    lead = text.rfind("\n", 0, blank) + 1  # its first line starts after its blank lines, indent and all
+    opened = text[blank:].startswith("<think>")
     if opened or presumed:
         expected = text.replace("<think>", "", 1) if opened else text
         assert rebuilt == expected.replace("</think>", "", 1)

@@ -30,7 +30,10 @@ _WS = " \t\r\n"
 # failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
 # block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
 # it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
-# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program).
+# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program). A block
+# held in a held one ('<tool name="a">text <tool A<tool name="calculate">…</tool>') must be followed by the
+# latter's </tool> too: anything else shows both abandoned, each read again on its own (a block in the held
+# one's element is still nested there, and runs no call).
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
 # prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
@@ -57,6 +60,7 @@ _OPEN_BEFORE = f"{NOT_CLOSED_WITH} before the next <tool …> block"
 SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
 _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 _MAX_START_TAG = 512
+_SPACES = re.compile(r"[ \t\r\n]*")
 _END_TAG_REST = re.compile(r"[ \t\r\n]*(>)?")  # after "</query"
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
@@ -288,17 +292,12 @@ class BlockPhases:
                 self._pos = max(pos, n - len(CLOSE))
                 return self._wait()
             elif phase == P_HELD and self._depth == 1:  # past the held block: the failed one's </tool> next?
-                reach = self._nested_reach()
-                end = pos
-                while end < n and buf[end] in _WS:
-                    end += 1
-                if "\n\n" not in buf[pos:end]:
-                    if buf.startswith(CLOSE, end) and end + len(CLOSE) <= reach:
-                        self._error = f"{NESTED}, and {self._error}"
-                        return end + len(CLOSE)
-                    if n - end < len(CLOSE) and CLOSE.startswith(buf[end:]) and n < reach:
-                        self._pos = max(pos, end - 1)  # a line break there and one after it: a blank line
-                        return self._wait()
+                end = self._close_next(pos)
+                if end >= 0:
+                    self._error = f"{NESTED}, and {self._error}"
+                    return end
+                if end == -1:
+                    return self._wait()
                 return self._fail(self._fail_at, self._error)  # abandoned: the held block is one of its own
             else:  # P_SKIP, P_HELD: find the matching </tool>, counting nested openings, within reach
                 reach = self._nested_reach()
@@ -310,6 +309,13 @@ class BlockPhases:
                     # not nested after all: left open, and other blocks began
                     return self._fail(self._fail_at, _OPEN_BEFORE if self._error == NESTED else self._error)
                 if which == 1:
+                    if phase == P_HELD and self._depth > 2:  # one held in a held block: the latter's </tool> next?
+                        follows = self._close_next(hit + len(CLOSE))
+                        if follows == -1:
+                            self._pos = hit
+                            return self._wait()
+                        if follows == -2:  # abandoned, and so is the failed one: each is read again on its own
+                            return self._fail(self._fail_at, self._error)
                     self._depth -= 1
                     self._pos = hit + len(CLOSE)
                     if self._depth == 0:
@@ -337,6 +343,19 @@ class BlockPhases:
         if k >= 0 and buf.startswith(close, k) and not buf[k + len(close) :].strip(_WS):
             return k
         return len(buf)
+
+    def _close_next(self, pos: int) -> int:
+        """Past a block held in a failed one (see P_HELD), or in a block held so: where the </tool> that follows
+        ``_buf[pos]`` ends, spaces and single line breaks between, within reach; -1 while more must come to tell,
+        -2 if none does (the block it was held in was abandoned)."""
+        buf, reach = self._buf, self._nested_reach()
+        end = _SPACES.match(buf, pos).end()
+        if "\n\n" not in buf[pos:end]:
+            if buf.startswith(CLOSE, end) and end + len(CLOSE) <= reach:
+                return end + len(CLOSE)
+            if len(buf) - end < len(CLOSE) and CLOSE.startswith(buf[end:]) and len(buf) < reach:
+                return -1
+        return -2
 
     def _nested_reach(self) -> int:
         """Where in ``_buf`` a nested or held block must end by (see P_SKIP and P_HELD)."""

@@ -87,6 +87,15 @@ class ThinkSplitter:
         if self._opening:
             rest = s.lstrip(_SPACE)
             i = len(s) - len(rest)
+            if not self._in_think and not rest.startswith(OPEN_TAG):
+                # Text, or blank so far: its current line's spaces are that line's indent, read with it (as
+                # fed whole, "    - " after blank lines is indented code), and the blank lines are before it.
+                i = s.rfind("\n", 0, i) + 1
+                if OPEN_TAG.startswith(rest):  # blank so far, or a <think> begun
+                    self._hold, self._recent = s[i:], (self._recent + s[:i])[-WINDOW:]
+                    return [(TEXT, s[:i])] if i else []
+                self._opening = False
+                return self._text(s, 0)
             if i:
                 out.append((REASONING if self._in_think else TEXT, s[:i]))
             if not rest:
