@@ -14,6 +14,14 @@ import idna
 
 _LABEL_MOST = 63  # octets in one part of the name, as it is sent (punycode for other scripts)
 _NAME_MOST = 253  # octets in the whole name
+# The full stops Chinese and Japanese input methods type (。．｡), which IDNA reads as dots (UTS 46; RFC 3490
+# 3.1): http://日本語。jp/ is http://日本語.jp/.
+_DOTS = str.maketrans("\u3002\uff0e\uff61", "...")
+
+
+def plain_dots(host: str) -> str:
+    """``host`` with the full stops other scripts type as name dots written as ASCII dots."""
+    return host.translate(_DOTS)
 
 
 def host_name_problem(host: str) -> str:
@@ -26,6 +34,7 @@ def host_name_problem(host: str) -> str:
         return ""
     except ValueError:
         pass
+    host = plain_dots(host)
     name = host[:-1] if host.endswith(".") else host
     labels = name.split(".")
     if not name or "" in labels:

@@ -84,3 +84,39 @@ def test_an_address_behind_an_invisible_character_says_so():
 def test_kb_add_of_an_address_behind_an_invisible_character_says_so(tmp_path, capsys):
     code, _, err = run_main(capsys, "add", "\u202ehttp://example.org/", "--data-dir", str(tmp_path / "data"))
     assert code == 1 and "holds an invisible character, U+202E: type it again" in err
+
+
+# CJK input methods type 。 (U+3002), ． (U+FF0E) and ｡ (U+FF61) for a name's dots; IDNA reads them as dots.
+CJK_DOTS = {"http://日本語。jp/": "http://日本語.jp/", "http://例え｡テスト/": "http://例え.テスト/",
+            "https://bücher．de/x": "https://bücher.de/x", "http://EXAMPLE。org。/": "http://example.org./"}
+
+
+@pytest.mark.parametrize("url", CJK_DOTS)
+def test_a_name_written_with_cjk_full_stops_is_taken_and_stored_with_dots(url):
+    assert normalize_url(url) == CJK_DOTS[url]
+    assert web_address_problem(url) == ""
+    assert tool_fetch.check_url(url).host == CJK_DOTS[url].split("/")[2].lower()
+
+
+class _Page(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        body = b"<html><body><p>The night ferry to the island leaves the harbour at eleven.</p></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_kb_add_and_url_fetch_read_a_page_at_an_address_typed_with_cjk_full_stops(tmp_path, capsys):
+    with serving(_Page) as base:
+        typed = base.replace(".", "。") + "/ferry"  # http://127。0。0。1:port/ferry
+        code, out, err = run_main(capsys, "add", typed, "--data-dir", str(tmp_path / "data"))
+        assert code == 0, err
+        code, out, err = run_main(capsys, "list", "--data-dir", str(tmp_path / "data"))
+        assert f"{base}/ferry" in out and "。" not in out
+        got = asyncio.run(tool_fetch.fetch(typed, policy=tool_fetch.FetchPolicy(allow_private=True)))
+        assert got.status == 200 and got.url == f"{base}/ferry" and b"night ferry" in got.body

@@ -25,7 +25,7 @@ import lxml.html
 
 from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from ..hidden_text import first_hidden
-from ..host_names import host_name_problem
+from ..host_names import host_name_problem, plain_dots
 from ..http_clients import sync_client
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, NoText, ReadError
@@ -87,9 +87,9 @@ def _is_local(host: str) -> bool:
 
 
 def normalize_url(url: str) -> str:
-    """The form a URL is stored under, so one page is one source: scheme and host in lower case, no
-    default port, a front page's "/", no ``#fragment`` (a place in the page, not another page). Refuses a
-    URL holding a password.
+    """The form a URL is stored under, so one page is one source: scheme and host in lower case, the host's
+    dots ASCII ones (a CJK "。" is one), no default port, a front page's "/", no ``#fragment`` (a place in
+    the page, not another page). Refuses a URL holding a password.
     """
     try:
         parts = urlsplit(url.strip())
@@ -111,7 +111,7 @@ def normalize_url(url: str) -> str:
     if parts.password is not None:
         raise FetchError("the URL holds a password, which would be stored and shown in plain text; "
                          "download the page and import the file instead")
-    host = (parts.hostname or "").lower()
+    host = plain_dots(parts.hostname.lower())
     if ":" in host:  # an IPv6 address
         host = f"[{host}]"
     if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
