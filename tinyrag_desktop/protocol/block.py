@@ -27,10 +27,11 @@ _WS = " \t\r\n"
 # P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
 # <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
 # P_SKIP reads a nested block, to the </tool> matching its own (_depth counting the failed one too). The
-# failed block's own </tool> right after it (spaces and single line breaks between) makes the whole one nested
-# block. Anything else shows the failed block abandoned (text, a blank line, another block, the stream's end):
-# it ends where it failed, and the held block is read again as a block of its own, whose call runs, late. Held
-# so within _NESTED_REACH characters of where the failed block failed (the held block may be a program). A block
+# failed block's own </tool> right after it (spaces and single line breaks between; or a "</tool >", meant as
+# it) makes the whole one nested block. Anything else shows the failed block abandoned (text, a blank line,
+# another block, the stream's end): it ends where it failed, and the held block is read again as a block of
+# its own, whose call runs, late. Held so within _NESTED_REACH characters of where the failed block failed (the
+# held block may be a program). A block
 # held in a held one ('<tool name="a">text <tool A<tool name="calculate">…</tool>') must be followed by the
 # latter's </tool> too: anything else shows both abandoned, each read again on its own (a block in the held
 # one's element is still nested there, and runs no call).
@@ -58,15 +59,17 @@ NOT_CLOSED_WITH = "the block was not closed with </tool>"  # how each reason for
 NOT_CLOSED = f"{NOT_CLOSED_WITH} before the end"
 _OPEN_BEFORE = f"{NOT_CLOSED_WITH} before the next <tool …> block"
 SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
-_SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 _MAX_START_TAG = 512
 _SPACES = re.compile(r"[ \t\r\n]*")
-_END_TAG_REST = re.compile(r"[ \t\r\n]*(>)?")  # after "</query"
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
-# The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
+# No tag holds more than _MOST_SPACES spaces in a row: one waited on is known no tag after that many, and the
+# whole text is read so too, so that where the stream was cut never changes what a block is.
 _MOST_SPACES = 64
-_AFTER_OPEN = re.compile(rf"[ \t\r\n]{{0,{_MOST_SPACES}}}([^ \t\r\n])")
+_FEW_SPACES = rf"[ \t\r\n]{{0,{_MOST_SPACES}}}"
+_AFTER_OPEN = re.compile(rf"{_FEW_SPACES}([^ \t\r\n])")  # the first character after "<tool " and its spaces
+_END_TAG_REST = re.compile(rf"{_FEW_SPACES}(>)?")  # after "</query"
+_SPACED_CLOSE_TAG = re.compile(rf"</tool(?=[ \t\r\n]){_FEW_SPACES}(>)?")
 
 
 class BlockPhases:
@@ -211,7 +214,7 @@ class BlockPhases:
                 if which == 0:
                     end_tag = _END_TAG_REST.match(buf, hit + len(close_inner))
                     if end_tag.group(1) is None:
-                        if end_tag.end() == n and n - hit - len(close_inner) < _MOST_SPACES:
+                        if end_tag.end() == n:
                             self._pos = hit  # "</query  ": a ">" may follow
                             return -1
                         self._pos = hit + len(close_inner)  # "</queryx>": the element's text
@@ -261,7 +264,7 @@ class BlockPhases:
                 if CLOSE.startswith(rest) or OPEN.startswith(buf[pos : pos + len(OPEN)]) and pos + len(OPEN) > n:
                     return -1  # "</to", "<to": more must come to tell
                 spaced = _SPACED_CLOSE_TAG.match(buf, pos)
-                if spaced is not None and spaced.group(1) is None and spaced.end() == n and n - pos < _MOST_SPACES:
+                if spaced is not None and spaced.group(1) is None and spaced.end() == n:
                     return -1  # "</tool  ": a ">" may follow
                 if spaced is not None and spaced.group(1):  # "</tool >": meant as its close, and said to be none
                     self._error = self._error or SPACED_CLOSE
@@ -339,21 +342,22 @@ class BlockPhases:
             return k
         if not buf or buf[-1] not in _WS:
             return len(buf)
-        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES + 1))  # "</source  "
+        k = buf.rfind("<", max(0, len(buf) - len(close) - _MOST_SPACES))  # "</source  "
         if k >= 0 and buf.startswith(close, k) and not buf[k + len(close) :].strip(_WS):
             return k
         return len(buf)
 
     def _close_next(self, pos: int) -> int:
         """Past a block held in a failed one (see P_HELD), or in a block held so: where the </tool> that follows
-        ``_buf[pos]`` ends, spaces and single line breaks between, within reach; -1 while more must come to tell,
-        -2 if none does (the block it was held in was abandoned)."""
+        ``_buf[pos]`` ends (or a "</tool >", meant as it), spaces and single line breaks between, within reach; -1
+        while more must come to tell, -2 if none does (the block it was held in was abandoned)."""
         buf, reach = self._buf, self._nested_reach()
         end = _SPACES.match(buf, pos).end()
         if "\n\n" not in buf[pos:end]:
-            if buf.startswith(CLOSE, end) and end + len(CLOSE) <= reach:
-                return end + len(CLOSE)
-            if len(buf) - end < len(CLOSE) and CLOSE.startswith(buf[end:]) and len(buf) < reach:
+            close = _close_end(buf, end)
+            if close is not None and 0 < close <= reach:
+                return close
+            if close is None and len(buf) < reach:
                 return -1
         return -2
 
@@ -400,6 +404,19 @@ def _opens_tag(buf: str, at: int) -> bool | None:
     if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
         return None if len(buf) - at - len(OPEN) <= _MOST_SPACES else False
     return m.group(1).isalpha() or m.group(1) in "_:>/"
+
+
+def _close_end(buf: str, at: int) -> int | None:
+    """Where the </tool> at ``at`` ends, one written "</tool >" too (meant as a close, SPACED_CLOSE); -1 when
+    none is there; None while more text must come to tell."""
+    if buf.startswith(CLOSE, at):
+        return at + len(CLOSE)
+    spaced = _SPACED_CLOSE_TAG.match(buf, at)
+    if spaced is None:
+        return None if CLOSE.startswith(buf[at:]) else -1
+    if spaced.group(1):
+        return spaced.end()
+    return None if spaced.end() == len(buf) else -1
 
 
 def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:

@@ -1,0 +1,64 @@
+"""An end tag with spaces before its ">" ("</query   >", "</tool   >") is read the same whole, character by
+character and cut anywhere: whole, any run of spaces was read; waiting, 64 spaces ended the wait, so a call ran
+or not by where the stream was cut. And "</tool >" after a block held in a failed one closes the failed one,
+as "</tool>" does: the nested call inside must not run (spec rule 4)."""
+
+from __future__ import annotations
+
+import random
+
+from tinyrag_desktop.protocol import XMLParseState, parse_all
+
+from .test_parser import calls, invalid, normal, parse_every_way
+
+CALC = '<tool name="calculate"><query>1+1</query></tool>'
+
+
+def _fed(pieces: list[str]) -> list:
+    state = XMLParseState()
+    events = []
+    for piece in pieces:
+        events += state.feed(piece)
+    return events + state.finish()
+
+
+def _cut_at_random(text: str, rng: random.Random) -> list[str]:
+    points = sorted(rng.sample(range(1, len(text)), rng.randint(1, 6)))
+    return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
+
+
+def test_spaces_before_an_end_tags_close_are_read_the_same_however_the_stream_is_cut() -> None:
+    rng = random.Random(48)
+    for spaces in range(201):
+        gap = " " * spaces
+        for text in (f'<tool name="calculate"><query>1+1</query{gap}></tool> after {CALC}',
+                     f'<tool name="calculate"><query>1+1</query></tool{gap}> after {CALC}'):
+            whole = normal(parse_all(text))
+            for pieces in (list(text), _cut_at_random(text, rng), _cut_at_random(text, rng)):
+                events = _fed(pieces)
+                assert "".join(e.raw for e in events) == text
+                assert normal(events) == whole, (spaces, text[:60], [len(p) for p in pieces])
+            assert calls(whole)[-1] == ("calculate", "query", "1+1")  # the call after it runs, however it ends
+
+
+def test_an_end_tag_with_up_to_64_spaces_before_its_close_is_one_and_longer_is_text() -> None:
+    for spaces, ran in ((1, 2), (64, 2), (65, 1), (200, 1)):
+        text = f'<tool name="calculate"><query>1+1</query{" " * spaces}></tool> {CALC}'
+        assert len(calls(parse_every_way(text))) == ran, spaces
+    for spaces in (1, 64, 65):
+        events = parse_every_way(f'<tool name="calculate"><query>1+1</query></tool{" " * spaces}> {CALC}')
+        assert calls(events) == [("calculate", "query", "1+1")]  # only the one after it
+        assert len(invalid(events)) == 1
+
+
+def test_a_spaced_close_after_a_block_held_in_a_failed_one_keeps_the_nested_call_from_running() -> None:
+    for close in ("</tool >", "</tool\n>", f"</tool{' ' * 64}>", " </tool  >"):
+        text = f'<tool name="echo">hi {CALC}{close} after'
+        events = parse_every_way(text)
+        assert calls(events) == [], close
+        assert invalid(events)[0].startswith("nested <tool> blocks are not supported"), close
+        assert "".join(e.raw for e in events) == text
+    # no close of the failed block after it: the held block was its own, and runs (late)
+    for after in (" then prose", "\n\n</tool >", f"</tool{' ' * 65}>"):
+        events = parse_every_way(f'<tool name="echo">hi {CALC}{after}')
+        assert calls(events) == [("calculate", "query", "1+1")], after
