@@ -137,3 +137,30 @@ def test_a_wide_tables_columns_not_shown_are_counted_once_in_its_rows_shown_and_
     assert "30\u00a0more\u00a0columns" in words and "r30c99" in view.toPlainText()  # the table's note of them
     bar.box.setText("r30c50")
     assert bar.count.text() == "1 of 1" and _current(bar)[1] == "r30c50"
+
+
+def _marked_table(note: str) -> str:
+    """A long table of 400 rows, two of which (10, shown, and 300, folded) say ``note``."""
+    return "| id | name | city | note |\n|---|---|---|---|\n" + "".join(
+        f"| {r} | n{r} | c | {note if r in (10, 300) else 'none'} |\n" for r in range(400))
+
+
+def test_text_not_shown_is_looked_in_as_the_answer_shows_it(make_window, server, qloop, tmp_path):
+    # Its Markdown was looked in with only "**", "__", "~~", backticks and links read: "a *zebra* b" in a row
+    # folded was not "a zebra b" (1 of 1 for 2), "Tom &amp; Jerry" held "amp" (a match in rows not shown that
+    # no row shows), and "a**b" in a code line cut off was "ab". (A code span shows its text as written.)
+    code = f"```js\nconst x = '{'y' * CODE_LINE_SHOWN}a**b c_d_e';\n```\n"
+    answers = [f"T:\n\n{_marked_table('a *zebra* b')}\nDone.\n", f"U:\n\n{_marked_table('Tom &amp; Jerry')}\n",
+               f"V:\n\n{LONG}_tapir_ \\*okapi\\* `&lt;x&gt;` &#65;BC {LONG}\n\n{code}"]
+    data, chat_id, _messages = _chat(tmp_path, answers)
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    bar = _find(win, "a zebra b")
+    assert len(bar.matches()) == 2 and bar.count.text().startswith(("1 of 2", "2 of 2"))
+    for words in ("amp", "zebra*", "_tapir_", "&#65;", "<x>", "ab c_d_e"):
+        bar.box.setText(words)
+        assert bar.count.text() == "Not found", words
+    for words, count in (("Tom & Jerry", 2), ("tapir *okapi*", 1), ("&lt;x&gt; ABC", 1), ("a**b c_d_e", 1)):
+        bar.box.setText(words)
+        assert len(bar.matches()) == count, words

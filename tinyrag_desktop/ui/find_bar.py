@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit,
 
 from ..chat_find import search_words
 from ..chats import StoredMessage
+from ..entities import unescape
 from ..search_text import fold, fold_map, span_of
 from . import access
 from .icons import ArrowButton
@@ -43,9 +44,19 @@ LOAD_POLL = 5  # ms between looks at whether the page being built is done
 # for a match in text not shown, that text (its start and end are then those of the note that stands for it)
 _Match = tuple[int, int, QTextEdit, int, int, "_Hidden | None"]
 _WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
-# Markdown's marks in text not shown that would part the words shown ("a **zebra**" shows "a zebra"): a link's
-# address, "**", "__", "~~", backticks
-_MARKS = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|__|~~|`+")
+# Markdown in text not shown, read as the answer shows it ("a **zebra**" shows "a zebra", "Tom &amp; Jerry" shows
+# "Tom & Jerry"): a code span's text as written; a link's words; "**", "__", "~~" gone, and single "*" or "_"
+# around emphasis ("_" not inside a word: snake_case is no emphasis); a mark escaped by "\" shown; a character
+# reference decoded. Tags are shown as written (the renderer takes no HTML). Not the renderer itself: its
+# emphasis takes minutes over a paragraph of 2 MB, and this runs as the first letter is typed. (A code span is
+# looked for up to 4,000 characters on: the look for its end, from each run of backticks, stays short.)
+_MARKS = re.compile(r"(`++)(.{1,4000}?)\1(?!`)"
+                    r"|!?\[([^\]\n]*)\]\([^)\s]*\)"
+                    r"|\*\*|__|~~"
+                    r"|\*([^\s*](?:[^*\n]*?[^\s*])?)\*"
+                    r"|(?<![^\W_])_([^\s_](?:[^_\n]*?[^\s_])?)_(?![^\W_])"
+                    r"|\\([\\`*_{}\[\]()#+\-.!~|<>&])"
+                    r"|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 
 class _FindBox(QLineEdit):
@@ -65,13 +76,13 @@ class _FindBox(QLineEdit):
 class _Hidden:
     """Text an answer's segment does not show: the rows of a long table folded (``rows``), or what a cut left out of
     text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (see
-    _placed; both 0 when none is there)."""
+    _placed; both 0 when none is there); ``code``: the text is code, looked in as written, not as Markdown."""
 
     __slots__ = ("start", "end", "rows", "_text", "_folded")
 
-    def __init__(self, start: int, end: int, text: str, rows: bool) -> None:
+    def __init__(self, start: int, end: int, text: str, rows: bool, code: bool = False) -> None:
         self.start, self.end, self.rows = start, end, rows
-        self._text = _MARKS.sub(lambda m: m.group(1) or "", text)  # its Markdown as it reads
+        self._text = text if code else _MARKS.sub(_as_shown, text)
         self._folded: str | None = None
 
     def count(self, words: str, pattern: re.Pattern[str], folding: bool) -> int:
@@ -598,14 +609,23 @@ def _placed(raw: str, cuts: tuple[Cut, ...]) -> list[_Hidden]:
         at = raw.find(note, after.get(note, 0))
         at = last.get(note, -1) if at < 0 else at
         if at < 0:
-            parts.append(_Hidden(0, 0, cut.text(), rows=False))
+            parts.append(_Hidden(0, 0, cut.text(), rows=False, code=cut.code))
             continue
         last[note], end = at, at + len(note)
         after[note] = end
         if wide:
             at, end = _utf16(raw, at), _utf16(raw, end)
-        parts.append(_Hidden(at, end, cut.text(), rows=False))
+        parts.append(_Hidden(at, end, cut.text(), rows=False, code=cut.code))
     return parts
+
+
+def _as_shown(mark: re.Match[str]) -> str:
+    """What a match of _MARKS shows."""
+    if mark.group(0).startswith("&"):
+        return unescape(mark.group(0))
+    if mark.group(2) is not None:  # a code span
+        return mark.group(2).strip()
+    return next((part for part in mark.group(3, 4, 5, 6) if part is not None), "")
 
 
 def _groups(found: list[_Match]) -> list[tuple[int, int, QTextEdit]]:

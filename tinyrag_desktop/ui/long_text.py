@@ -42,10 +42,11 @@ _FLAG_HALF, _FLAG_HALF_END = "\U0001f1e6", "\U0001f1ff"  # a flag is two of thes
 class Cut:
     """A cut: the ``note`` shown in place of what it leaves out ("… (1,980,000 more characters, the Copy button
     keeps all)"), and the text ``left`` out, in pieces (a table's rows cut after its hundredth column each add
-    theirs to its header's note), which Find in chat looks in."""
+    theirs to its header's note), which Find in chat looks in; ``code``: the text is code, not Markdown."""
 
     note: str
     left: list[str]
+    code: bool = False
 
     def text(self) -> str:
         return "\n".join(self.left)
@@ -81,7 +82,7 @@ def code_cut(code: str) -> tuple[str, dict[int, Cut]]:
         return code, {}
     lines = code.split("\n")
     shown = [line[:_whole_letters(line, CODE_LINE_SHOWN)] for line in lines]
-    notes = {n: Cut(more_note(len(line) - len(start), "character", COPY_CODE), [line[len(start):]])
+    notes = {n: Cut(more_note(len(line) - len(start), "character", COPY_CODE), [line[len(start):]], code=True)
              for n, (line, start) in enumerate(zip(lines, shown)) if len(start) < len(line)}
     return ("\n".join(shown), notes) if notes else (code, {})
 
