@@ -14,7 +14,7 @@ from tinyrag_desktop.kb.web import fetch_url, normalize_url
 from tinyrag_desktop.tools import fetch as tool_fetch
 from tinyrag_desktop.ui.kb_address import web_address_problem
 
-from ..loopback import serving
+from ..loopback import coded_pages, serving
 from .cli_run import run_main
 
 BAD = {
@@ -98,21 +98,9 @@ def test_a_name_written_with_cjk_full_stops_is_taken_and_stored_with_dots(url):
     assert tool_fetch.check_url(url).host == CJK_DOTS[url].split("/")[2].lower()
 
 
-class _Page(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        body = b"<html><body><p>The night ferry to the island leaves the harbour at eleven.</p></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 def test_kb_add_and_url_fetch_read_a_page_at_an_address_typed_with_cjk_full_stops(tmp_path, capsys):
-    with serving(_Page) as base:
+    page = b"<html><body><p>The night ferry to the island leaves the harbour at eleven.</p></body></html>"
+    with serving(coded_pages({"/ferry": ("identity", page)})) as base:
         typed = base.replace(".", "。") + "/ferry"  # http://127。0。0。1:port/ferry
         code, out, err = run_main(capsys, "add", typed, "--data-dir", str(tmp_path / "data"))
         assert code == 0, err

@@ -7,24 +7,12 @@ from __future__ import annotations
 
 import random
 
-from tinyrag_desktop.protocol import XMLParseState, parse_all
+from tinyrag_desktop.protocol import parse_all
 
 from .test_parser import calls, invalid, normal, parse_every_way
+from .test_parser_properties import cut, run
 
 CALC = '<tool name="calculate"><query>1+1</query></tool>'
-
-
-def _fed(pieces: list[str]) -> list:
-    state = XMLParseState()
-    events = []
-    for piece in pieces:
-        events += state.feed(piece)
-    return events + state.finish()
-
-
-def _cut_at_random(text: str, rng: random.Random) -> list[str]:
-    points = sorted(rng.sample(range(1, len(text)), rng.randint(1, 6)))
-    return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
 
 
 def test_spaces_before_an_end_tags_close_are_read_the_same_however_the_stream_is_cut() -> None:
@@ -34,8 +22,9 @@ def test_spaces_before_an_end_tags_close_are_read_the_same_however_the_stream_is
         for text in (f'<tool name="calculate"><query>1+1</query{gap}></tool> after {CALC}',
                      f'<tool name="calculate"><query>1+1</query></tool{gap}> after {CALC}'):
             whole = normal(parse_all(text))
-            for pieces in (list(text), _cut_at_random(text, rng), _cut_at_random(text, rng)):
-                events = _fed(pieces)
+            cuts = [cut(text, rng.sample(range(1, len(text)), rng.randint(1, 8))) for _ in range(3)]
+            for pieces in (list(text), *cuts):
+                events = run(pieces)
                 assert "".join(e.raw for e in events) == text
                 assert normal(events) == whole, (spaces, text[:60], [len(p) for p in pieces])
             assert calls(whole)[-1] == ("calculate", "query", "1+1")  # the call after it runs, however it ends
