@@ -51,3 +51,13 @@ def test_a_spaced_close_after_a_block_held_in_a_failed_one_keeps_the_nested_call
     for after in (" then prose", "\n\n</tool >", f"</tool{' ' * 65}>"):
         events = parse_every_way(f'<tool name="echo">hi {CALC}{after}')
         assert calls(events) == [("calculate", "query", "1+1")], after
+
+
+def test_a_spaced_close_of_a_block_holding_a_nested_one_ends_it_and_the_nested_call_never_runs() -> None:
+    # The outer block's "</tool >" was not counted: it ran on 4,000 characters, then ended where the nesting
+    # began, and the nested call ran.
+    for close in ("</tool >", f"</tool{' ' * 64}>"):
+        text = f'<tool name="a"><query>x {CALC} </query>{close} ' + "word " * 1000
+        events = parse_every_way(text)
+        assert calls(events) == [] and invalid(events) == ["nested <tool> blocks are not supported"], close
+        assert events[-1].text.startswith(" word")

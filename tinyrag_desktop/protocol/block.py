@@ -31,17 +31,18 @@ _WS = " \t\r\n"
 # it) makes the whole one nested block. Anything else shows the failed block abandoned (text, a blank line,
 # another block, the stream's end): it ends where it failed, and the held block is read again as a block of
 # its own, whose call runs, late. Held so within _NESTED_REACH characters of where the failed block failed (the
-# held block may be a program). A block
-# held in a held one ('<tool name="a">text <tool A<tool name="calculate">…</tool>') must be followed by the
-# latter's </tool> too: anything else shows both abandoned, each read again on its own (a block in the held
-# one's element is still nested there, and runs no call).
+# held block may be a program). A block held in a held one ('<tool name="a">text <tool A<tool
+# name="calculate">…</tool>') must be followed by the latter's </tool> too: anything else shows both
+# abandoned, each read again on its own (a block in the held one's element is still nested there, and runs no
+# call).
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
 # prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
 # the block was left open (its </tool> forgotten) before the next, which runs at once, as a model that forgot
 # one means it; a block opened inside the element is nested (spec rule 4): P_SKIP.
-# P_SKIP: a nested block. The block runs on to the </tool> matching its own, "<tool " and "</tool>" counted,
-# if that comes within _NESTED_REACH characters of where the nesting began (_fail_at), nested no deeper than
+# P_SKIP: a nested block. The block runs on to the </tool> matching its own, "<tool " and "</tool>" counted
+# ("</tool >" too, meant as one: not counted, the call nested inside ran once the block ended), if that
+# comes within _NESTED_REACH characters of where the nesting began (_fail_at), nested no deeper than
 # _MOST_DEPTH; else it ends there and the rest is text again (the calls after it run: it was left open, not
 # closed around them). Unlike P_FAILED, a blank line does not end it: nanoGo source, in either block, has
 # blank lines. The bound says how long the text after a block that never closes is held, nothing streaming:
@@ -302,9 +303,9 @@ class BlockPhases:
                 if end == -1:
                     return self._wait()
                 return self._fail(self._fail_at, self._error)  # abandoned: the held block is one of its own
-            else:  # P_SKIP, P_HELD: find the matching </tool>, counting nested openings, within reach
+            else:  # P_SKIP, P_HELD: find the matching </tool> (or "</tool >"), counting nested openings, within reach
                 reach = self._nested_reach()
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
+                hit, which = _find_first(buf, pos, (OPEN, CLOSE[:-1]))
                 if hit < 0 or hit + len(CLOSE) > reach:
                     if n < reach:
                         self._pos = max(pos, n - len(CLOSE))
@@ -312,15 +313,22 @@ class BlockPhases:
                     # not nested after all: left open, and other blocks began
                     return self._fail(self._fail_at, _OPEN_BEFORE if self._error == NESTED else self._error)
                 if which == 1:
+                    close = _close_end(buf, hit)
+                    if close is None:
+                        self._pos = hit
+                        return self._wait()
+                    if close < 0:  # "</toolbar": text
+                        self._pos = hit + len(CLOSE) - 1
+                        continue
                     if phase == P_HELD and self._depth > 2:  # one held in a held block: the latter's </tool> next?
-                        follows = self._close_next(hit + len(CLOSE))
+                        follows = self._close_next(close)
                         if follows == -1:
                             self._pos = hit
                             return self._wait()
                         if follows == -2:  # abandoned, and so is the failed one: each is read again on its own
                             return self._fail(self._fail_at, self._error)
                     self._depth -= 1
-                    self._pos = hit + len(CLOSE)
+                    self._pos = close
                     if self._depth == 0:
                         return self._pos
                     continue
