@@ -47,6 +47,20 @@ def test_a_page_read_as_it_is_parsed_reads_as_from_its_whole_tree(page, monkeypa
         assert _read(page) == whole
 
 
+def test_a_terms_link_is_described_by_its_whole_definition_wherever_the_page_is_cut(monkeypatch):
+    # A term's link reads the definition after it: walked while the definition was half parsed, the link's
+    # sentence was cut short, or the link lost.
+    page = ("<html><body><main><p>intro words here</p><dt><a href='/add'>git-add</a></dt>"
+            "<dd>Add file contents to the index of the repository.</dd><p>more text</p></main></body></html>")
+    whole = _read(page)
+    assert [(link.href, link.text) for link in whole[2]] == [
+        ("/add", "git-add Add file contents to the index of the repository.")]
+    monkeypatch.setattr(html_reader, "STREAMED_BYTES", 0)
+    for fed in range(1, len(page)):
+        monkeypatch.setattr(html_reader, "_FED_BYTES", fed)
+        assert _read(page) == whole, fed
+
+
 def test_a_large_page_is_never_one_whole_tree(monkeypatch):
     paragraphs = 200_000  # 5.6 MB
     page = "<html><body><main>" + "<p>wombat big page text</p>\n" * paragraphs + "</main></body></html>"

@@ -545,10 +545,14 @@ _CLASS_REFERENCE = re.compile(rb"class\s*=\s*(?:\"[^\"]*&|'[^']*&|[^\s>]*&)")
 
 
 def _last_started(main: Element) -> Element | None:
-    """The last child of ``main`` parsed so far that is an element and no link (see _walked_as_parsed)."""
+    """The last child of ``main`` parsed so far that is an element and no link (see _walked_as_parsed); or
+    the term just before it, when it is a definition: a term's links are described by its definition
+    (see _term_context), which must be whole when the term is walked."""
     child = main[-1] if len(main) else None
     while child is not None and (not isinstance(child.tag, str) or child.tag == "a"):
         child = child.getprevious()
+    if child is not None and child.tag == "dd" and (term := child.getprevious()) is not None and term.tag == "dt":
+        return term
     return child
 
 
