@@ -7,6 +7,7 @@ import pytest
 
 from tinyrag_desktop.kb import html_reader
 from tinyrag_desktop.kb.html_reader import parse_html
+from tinyrag_desktop.kb.links import Link
 
 # Pages whose reading depends on what stands around each child of the main content: permalinks (taken out,
 # their tail joined to the text before them), comments, line breaks decided by the next element, headers
@@ -61,21 +62,50 @@ def test_a_terms_link_is_described_by_its_whole_definition_wherever_the_page_is_
         assert _read(page) == whole, fed
 
 
-def test_a_large_page_is_never_one_whole_tree(monkeypatch):
-    paragraphs = 200_000  # 5.6 MB
-    page = "<html><body><main>" + "<p>wombat big page text</p>\n" * paragraphs + "</main></body></html>"
+def _tree_sizes(monkeypatch) -> list[int]:
+    """How many elements the page's tree holds, at every 5,000th paragraph read from now on."""
     seen = []
+    read = 0
     element_text = html_reader.element_text
 
-    def counting(el):  # at every 5,000th paragraph read: how many elements the tree holds
-        seen.append(sum(1 for _ in el.getroottree().iter()) if len(seen) % 5_000 == 0 else None)
+    def counting(el):
+        nonlocal read
+        if read % 5_000 == 0:
+            seen.append(sum(1 for _ in el.getroottree().iter()))
+        read += 1
         return element_text(el)
 
     monkeypatch.setattr(html_reader, "element_text", counting)
+    return seen
+
+
+def test_a_large_page_is_never_one_whole_tree(monkeypatch):
+    paragraphs = 200_000  # 5.6 MB
+    page = "<html><body><main>" + "<p>wombat big page text</p>\n" * paragraphs + "</main></body></html>"
+    seen = _tree_sizes(monkeypatch)
     doc = parse_html(page.encode(), "big.html")
     assert len(doc.blocks) == paragraphs
-    sizes = [n for n in seen if n is not None]
-    assert sizes and max(sizes) < paragraphs / 2  # the whole tree: 200,000 paragraphs and more
+    assert seen and max(seen) < paragraphs / 2  # the whole tree: 200,000 paragraphs and more
+
+
+def test_a_large_page_wrapped_in_one_element_is_let_go_as_read_and_reads_as_its_whole_tree(monkeypatch):
+    # Sphinx and MkDocs put the whole page in one <section> or <div> inside the main content: only the main
+    # content's own children were let go, so that page was held whole.
+    prose = "<p>Tide tables for the harbour list the high and low waters of each day of the month.</p>\n"
+    paragraphs = 30_000
+    page = ('<html><body><div role="main"><div class="section" id="top"><h1>Tides<a class="headerlink" href="#top">'
+            '¶</a></h1>' + prose * paragraphs + '<section id="two"><h2>Currents</h2>' + prose * paragraphs
+            + '<dl><dt><a href="/ebb">ebb</a></dt><dd>the falling tide, when the water runs out of the harbour'
+            ' towards the open sea</dd></dl></section>trailing words</div>'
+            '<p>After it.</p></div></body></html>')
+    whole = _read(page)
+    seen = _tree_sizes(monkeypatch)
+    assert _read(page) == whole
+    assert [(text, anchor) for kind, text, _, _, anchor in whole[1] if kind == "heading"] == [
+        ("Tides", "top"), ("Currents", "two")]
+    assert whole[1][-2][1] == "trailing words" and whole[2] == (Link(
+        "/ebb", "Currents: ebb the falling tide, when the water runs out of the harbour towards the open sea"),)
+    assert seen and max(seen) < paragraphs / 2  # the whole tree: 60,000 paragraphs and more
 
 
 @pytest.mark.parametrize("page", [

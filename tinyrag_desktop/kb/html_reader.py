@@ -9,6 +9,7 @@ html_parsing.py; what of it is navigation, not text: html_furniture.py.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Callable
 
@@ -17,8 +18,9 @@ import lxml.etree
 from .errors import NoText
 from .html_encoding import page_encoding
 from .html_furniture import (
-    DESCRIBED_WORDS, HEADINGS, LINK_LISTS, MIN_LINKS, PAGER_TAGS, Element, element_text, first_anchors, is_contents,
-    is_furniture, is_furniture_with_id, is_layout, is_link_list, is_pager, norm_text, table_rows, words_beside_links,
+    _PAGER_CHARS, DESCRIBED_WORDS, HEADINGS, LINK_LISTS, MIN_LINKS, PAGER_TAGS, Element, _is_prose, _names_furniture,
+    element_text, first_anchors, is_contents, is_furniture, is_furniture_with_id, is_layout, is_link_list, is_pager,
+    norm_text, table_rows, words_beside_links,
 )
 from .html_parsing import _parse, _without_dtd
 from .links import LINK_CONTEXT, MAX_LINKS, Link, context
@@ -446,8 +448,9 @@ def _walked_whole(data: bytes, parsed: bytes, encoding: str | None,
 
 
 # A page this large (61 MB of short paragraphs took 1.4 GB as one tree) is walked as it is parsed: each
-# child of its main content read, then taken out of the tree (_walked_as_parsed). Smaller pages, most of
-# them, are parsed whole: a parser that reports each element costs a little more time.
+# child of its main content (and of the sections inside it) read, then taken out of the tree
+# (_walked_as_parsed). Smaller pages, most of them, are parsed whole: a parser that reports each element
+# costs a little more time.
 STREAMED_BYTES = 4 * 1024 * 1024
 _FED_BYTES = 1024 * 1024  # how much of the page the parser is given at a time
 
@@ -457,7 +460,8 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
     """What _walked_whole makes of the page, read while the page is parsed, so that its tree is never
     whole: after each _FED_BYTES given to the parser, the children of its main content are walked, and
     taken out of the tree, up to the last one started that is no link (a permalink after a child changes
-    its tail, see _drop_permalinks; the line break after it depends on the element that follows). None
+    its tail, see _drop_permalinks; the line break after it depends on the element that follows); then
+    those of that last one, where it is walked into whatever follows in it (_walked_into), and so on. None
     where that cannot be done the same way: a page in an encoding whose tags are not ASCII bytes, one over
     libxml2's limits, or one whose main content turned out not to be the one its bytes promised
     (_main_test): _walked_whole reads those, the last from the whole tree made here, which is returned."""
@@ -475,18 +479,22 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
     main: Element | None = None
     title_el: Element | None = None
     started = False  # whether main's own text was walked
+    # The open elements inside main walked into so far, outermost first: each the last started child of the
+    # one before it (of main, the first), its children walked and taken out as main's are (see _walked_into).
+    entered: list[Element] = []
 
-    def walk_until(stop: Element | None) -> None:
-        """Walk main's children before ``stop`` (all of them when None), taking each out of the tree."""
+    def walk_until(parent: Element, stop: Element | None, depth: int) -> None:
+        """Walk ``parent``'s children before ``stop`` (all of them when None), taking each out of the tree;
+        ``parent``: main (``depth`` 0), or the element walked into at ``depth`` - 1."""
         nonlocal started
         done = []
-        child = next(iter(main), None)  # not len(main): it counts the children parsed ahead of the walk
+        child = next(iter(parent), None)  # not len(parent): it counts the children parsed ahead of the walk
         while child is not None and child is not stop:
             done.append(child)
             child = child.getnext()
+        inside = entered[depth] if len(entered) > depth else None  # walked into: finished below, if done
         for child in done:
-            if permalinks and isinstance(child.tag, str) and (child.tag == "a" or (
-                    len(child) and next(child.iter("a"), None) is not None)):
+            if permalinks and child is not inside and _holds_a_link(child):
                 _drop_permalinks_in(child)
         if not started:
             started = True
@@ -494,7 +502,15 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
                 _line_before(main)
             walker._loose_text(main.text)
         for child in done:
-            if child.getparent() is not None:  # not a permalink taken out above
+            if child is inside:  # whole now: the rest of it, as walk_child ends a container
+                walk_until(child, None, depth + 1)
+                del entered[depth:]
+                walker._flush_loose()
+                if child.tag in _OPENS_A_LINE:
+                    _line_after(child)
+                walker._loose_text(child.tail)
+                parent.remove(child)
+            elif child.getparent() is not None:  # not a permalink taken out above
                 if isinstance(tag := child.tag, str) and len(child):
                     separate_lines(child)
                 elif tag in _OPENS_A_LINE:  # the most of a long page: a paragraph of text alone
@@ -503,7 +519,32 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
                 elif tag in ("br", "hr"):
                     _line_after(child)
                 walker.walk_child(child)
-                main.remove(child)
+                parent.remove(child)
+
+    def walk_down(parent: Element, depth: int) -> None:
+        """walk_until the last started child of ``parent``, then walk into that child where it can be."""
+        stop = _last_started(parent)
+        if stop is None:
+            return
+        walk_until(parent, stop, depth)
+        if len(entered) == depth:
+            inner = _last_started(stop)
+            if inner is None or not _walked_into(stop, inner):
+                return
+            walker._flush_loose()  # as walk_child starts a container
+            if ident := _usable(stop.get("id")):
+                walker._anchor = ident
+            if permalinks:  # its text and first child as the whole tree has them
+                for before in stop:
+                    if before is inner:
+                        break
+                    if _holds_a_link(before):
+                        _drop_permalinks_in(before)
+            if stop.tag in _OPENS_A_LINE:
+                _line_before(stop)
+            walker._loose_text(stop.text)
+            entered.append(stop)
+        walk_down(stop, depth + 1)
 
     try:
         for at in range(0, len(parsed), _FED_BYTES):
@@ -522,9 +563,7 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
                             walker.walk(header)
                             walker._flush_loose()
             if main is not None:
-                stop = _last_started(main)
-                if stop is not None:  # all of main's children before it are whole, and their tails
-                    walk_until(stop)
+                walk_down(main, 0)
         root = parser.close()
     except (lxml.etree.LxmlError, ValueError):
         return None  # said as _walked_whole says it
@@ -532,7 +571,7 @@ def _walked_as_parsed(data: bytes, parsed: bytes,
         return None
     if main is None:  # nothing was taken out of the tree
         return root
-    walk_until(None)
+    walk_until(main, None, 0)
     walker._flush_loose()
     if title_el is not None and len(title_el):
         return None  # a title holding elements: its text as separate_lines leaves it, from the whole tree
@@ -554,6 +593,41 @@ def _last_started(main: Element) -> Element | None:
     if child is not None and child.tag == "dd" and (term := child.getprevious()) is not None and term.tag == "dt":
         return term
     return child
+
+
+def _holds_a_link(el: Element) -> bool:
+    """Whether ``el`` is a link or holds one: a permalink _drop_permalinks_in may take out."""
+    return isinstance(el.tag, str) and (el.tag == "a" or (len(el) > 0 and next(el.iter("a"), None) is not None))
+
+
+_FIRST_CHILDREN = 64
+
+
+def _walked_into(el: Element, inner: Element) -> bool:
+    """Whether ``el``, an element still being parsed, will be walked as a container (see _Walker.walk_child),
+    its children one by one, whatever follows in it: a container no name or content can make a list of links,
+    a pager or furniture. A <div> or <section> is no list of links once it holds a heading or a paragraph
+    of running text, nor a pager once its text is that long, among its first children (a look at each one of
+    many, at every piece of the page, would take longer than reading them); ``inner``: its last child
+    started, before which its children are whole."""
+    tag = el.tag
+    if tag not in _CONTAINERS or tag in ("span", "font", "td", "th") or any(
+            name and _names_furniture(name) for name in (el.get("class"), el.get("id"))):
+        return False
+    if tag not in LINK_LISTS:
+        return True
+    if tag not in ("div", "section"):
+        return False
+    paragraphs = []  # paragraphs of text alone: what separate_lines and permalinks leave of them is this
+    heading = False
+    for child in itertools.islice(el, _FIRST_CHILDREN):
+        if child is inner:
+            break
+        heading = heading or child.tag in HEADINGS
+        if child.tag == "p" and not len(child):
+            paragraphs.append(child)
+    return (heading or any(_is_prose(p) for p in paragraphs)) and (
+        tag == "section" or sum(len(norm_text(p.text or "")) for p in paragraphs) > _PAGER_CHARS + 2)
 
 
 def _main_test(lowered: bytes) -> tuple[str | None, Callable[[Element], bool]]:
