@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtGui import QTextCursor, QTextTable
 from PySide6.QtWidgets import QApplication
 
-from tinyrag_desktop.ui.find_bar import _pattern
+from tinyrag_desktop.ui.find_matches import pattern_of as _pattern
 from tinyrag_desktop.ui.markdown_render import BREAK_POINT
 from tinyrag_desktop.ui.segments import MarkdownSegment
 

@@ -15,23 +15,21 @@ in text not shown, with a button that copies the whole answer).
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
 
 from ..chat_find import search_words
 from ..chats import StoredMessage
-from ..entities import unescape
-from ..search_text import fold, fold_map, span_of
+from ..search_text import fold
 from . import access
+from .find_matches import (LeftOut, Match, TextView, cursor_of, find_words, groups, holds, match_rect, order_key,
+                           run_end, same_place, start_key)
 from .icons import ArrowButton
-from .long_text import Cut
-from .markdown_render import BREAK_POINT
 from .segments import MarkdownSegment
 from .theme import colors
 
@@ -40,23 +38,6 @@ if TYPE_CHECKING:
 
 REFRESH_AFTER = 250  # ms after the conversation changed (an answer streaming, a page built) to mark again
 LOAD_POLL = 5  # ms between looks at whether the page being built is done
-# A match: the number of its message among those shown, its text view's order, the view, its start and end; and
-# for a match in text not shown, that text (its start and end are then those of the note that stands for it)
-_Match = tuple[int, int, QTextEdit, int, int, "_Hidden | None"]
-_WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
-# Markdown in text not shown, read as the answer shows it ("a **zebra**" shows "a zebra", "Tom &amp; Jerry" shows
-# "Tom & Jerry"): a code span's text as written; a link's words; "**", "__", "~~" gone, and single "*" or "_"
-# around emphasis ("_" not inside a word: snake_case is no emphasis); a mark escaped by "\" shown; a character
-# reference decoded. Tags are shown as written (the renderer takes no HTML). Not the renderer itself: its
-# emphasis takes minutes over a paragraph of 2 MB, and this runs as the first letter is typed. (A code span is
-# looked for up to 4,000 characters on: the look for its end, from each run of backticks, stays short.)
-_MARKS = re.compile(r"(`++)(.{1,4000}?)\1(?!`)"
-                    r"|!?\[([^\]\n]*)\]\([^)\s]*\)"
-                    r"|\*\*|__|~~"
-                    r"|\*([^\s*](?:[^*\n]*?[^\s*])?)\*"
-                    r"|(?<![^\W_])_([^\s_](?:[^_\n]*?[^\s_])?)_(?![^\W_])"
-                    r"|\\([\\`*_{}\[\]()#+\-.!~|<>&])"
-                    r"|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 
 class _FindBox(QLineEdit):
@@ -72,26 +53,6 @@ class _FindBox(QLineEdit):
         else:
             super().keyPressEvent(event)
 
-
-class _Hidden:
-    """Text an answer's segment does not show: the rows of a long table folded (``rows``), or what a cut left out of
-    text too long to lay out; ``start`` and ``end``: where the note that stands for it is in the segment (see
-    _placed; both 0 when none is there); ``code``: the text is code, looked in as written, not as Markdown."""
-
-    __slots__ = ("start", "end", "rows", "_text", "_folded")
-
-    def __init__(self, start: int, end: int, text: str, rows: bool, code: bool = False) -> None:
-        self.start, self.end, self.rows = start, end, rows
-        self._text = text if code else _MARKS.sub(_as_shown, text)
-        self._folded: str | None = None
-
-    def count(self, words: str, pattern: re.Pattern[str], folding: bool) -> int:
-        """How many times ``words``, as ``pattern`` finds them, are in the text (``folding``: in it folded, which is
-        done once); a single word is counted as it stands, some 30 times faster (a 2 MB line of 160,000 "e")."""
-        if folding and self._folded is None:
-            self._folded = fold(self._text)
-        text = self._folded if folding else self._text
-        return text.count(words) if folding and " " not in words else len(pattern.findall(text))
 
 
 class FindBar(QFrame):
@@ -133,13 +94,12 @@ class FindBar(QFrame):
         row.addWidget(self.copy_button)
         row.addStretch(0)
         row.addWidget(close)
-        self._matches: list[_Match] = []
+        self._matches: list[Match] = []
         self._current = -1
-        self._groups: list[tuple[QTextEdit, int, int]] = []  # each view's matches: from, to (one past)
-        self._marked: list[QTextEdit] = []  # the text views that carry marks
+        self._groups: list[tuple[TextView, int, int]] = []  # each view's matches: from, to (one past)
+        self._marked: list[TextView] = []  # the text views that carry marks
         self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, folded text
-        # each segment's text not shown, read once for what it was read from (its fold, its cuts)
-        self._left_out: dict[QTextEdit, tuple[object, tuple[Cut, ...], list[_Hidden]]] = {}
+        self._left_out = LeftOut()  # each segment's text not shown
         self._turn = 0  # bumped when the bar closes or the chat goes: a page load under way gives up
         self._loading = ""  # what the bar waits for (earlier messages built, a table's rows shown), in words
         self._refresh = QTimer(self)
@@ -243,9 +203,9 @@ class FindBar(QFrame):
     def words(self) -> str:
         return " ".join(self.box.text().split())
 
-    def matches(self) -> list[tuple[QTextEdit, QTextCursor]]:
+    def matches(self) -> list[tuple[TextView, QTextCursor]]:
         """The matches found, top to bottom: each one's text view and its selection."""
-        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end, _h in self._matches]
+        return [(view, cursor_of(view, start, end)) for _n, _o, view, start, end, _h in self._matches]
 
     @property
     def current(self) -> int:
@@ -269,46 +229,9 @@ class FindBar(QFrame):
         if self.isVisible() and self.words() and not self._loading and not self._refresh.isActive():
             self._refresh.start()
 
-    def _find(self) -> list[_Match]:
-        """The words' matches in the text shown, top to bottom, paragraph by paragraph (as
-        ``QTextDocument.find`` looks: 50,000 calls of it took two seconds)."""
-        words, found = self.words(), []
-        if not words:
-            return found
-        folding = bool(fold(words))  # case and accents aside, as the chats search (words of marks only: as typed)
-        needle = fold(words) if folding else words
-        pattern = _pattern(needle)
-        for order, (number, view) in enumerate(self._view.message_texts()):
-            shown = len(found)
-            block = view.document().begin()
-            while block.isValid():
-                text, at = block.text(), block.position()
-                wide = _WIDE.search(text) is not None
-                folded, where = fold_map(text) if folding else (text, range(len(text)))
-                for match in pattern.finditer(folded):
-                    start, end = span_of(text, where, *match.span()) if folding else match.span()
-                    if wide:
-                        start, end = _utf16(text, start), _utf16(text, end)
-                    found.append((number, order, view, at + start, at + end, None))
-                block = block.next()
-            if hidden := self._hidden_in(view):
-                found[shown:] = _with_hidden(found[shown:], (number, order, view), hidden, needle, pattern, folding)
-        return found
-
-    def _hidden_in(self, view: QTextEdit) -> list[_Hidden]:
-        """The text ``view`` does not show, if it is an answer's segment that has some (read again only once it
-        changed)."""
-        if not isinstance(view, MarkdownSegment) or (view.fold is None and not view.cuts):
-            return []
-        known = self._left_out.get(view)
-        if known is not None and known[0] is view.fold and known[1] is view.cuts:
-            return known[2]
-        if view.fold is not None:
-            parts = [_Hidden(0, view.document().characterCount() - 1, view.fold.rows, rows=True)]
-        else:
-            parts = _placed(view.document().toRawText(), view.cuts)
-        self._left_out[view] = (view.fold, view.cuts, parts)
-        return parts
+    def _find(self) -> list[Match]:
+        """The words' matches in the text shown and not shown, top to bottom (see find_matches)."""
+        return find_words(self._view.message_texts(), self.words(), self._left_out)
 
     def _search(self, *, show: bool, tell: bool = True) -> None:
         """Find the words in the text shown and stay on the match gone to, or the next one (more letters
@@ -316,32 +239,32 @@ class FindBar(QFrame):
         last above it. With ``show``, scroll to it."""
         old = self._place(self._current)
         found = self._find()
-        self._mark(found, _same(found, old) if old is not None or not show else self._first_in_view(found))
+        self._mark(found, same_place(found, old) if old is not None or not show else self._first_in_view(found))
         if show:
             self._show_current()
         self._say(tell)
 
-    def _place(self, index: int) -> tuple[QTextEdit, int, int, int] | None:
+    def _place(self, index: int) -> tuple[TextView, int, int, int] | None:
         """Where match ``index`` is: its text view, its start, the view's order among those shown, and how many
         matches before it share its start (those in text not shown: at the note that stands for it)."""
         if not 0 <= index < len(self._matches):
             return None
         _n, order, view, start, _end, _h = self._matches[index]
-        first = bisect_left(self._matches, order, 0, index, key=_order)  # the first match in the view
-        return view, start, order, index - bisect_left(self._matches, start, first, index, key=_start)
+        first = bisect_left(self._matches, order, 0, index, key=order_key)  # the first match in the view
+        return view, start, order, index - bisect_left(self._matches, start, first, index, key=start_key)
 
-    def _first_in_view(self, found: list[_Match]) -> int:
+    def _first_in_view(self, found: list[Match]) -> int:
         """The first match at or below the top of what is on screen; else the last one above it."""
         top = self._view.verticalScrollBar().value()
         canvas = self._view.widget()
-        for first, after, view in _groups(found):
+        for first, after, view in groups(found):
             if view.mapTo(canvas, QPoint(0, view.height())).y() < top:
                 continue  # all of it above the screen
             i = first
             while i < after:
-                if view.viewport().mapTo(canvas, _match_rect(view, found[i][3]).topLeft()).y() >= top:
+                if view.viewport().mapTo(canvas, match_rect(view, found[i][3]).topLeft()).y() >= top:
                     return i
-                i = _run_end(found, i, after)
+                i = run_end(found, i, after)
         return len(found) - 1
 
     def step(self, forward: bool) -> None:
@@ -388,7 +311,7 @@ class FindBar(QFrame):
 
         self._when(lambda: note.fold is None and not answer.building, shown, "Showing all rows…")
 
-    def _after_load(self, first: tuple[QTextEdit, int, int, int] | None, round_to_top: bool,
+    def _after_load(self, first: tuple[TextView, int, int, int] | None, round_to_top: bool,
                     shown: int | None) -> None:
         """The pages down to the message wanted are built: go to the match just above the one that was
         first (``first``; None: there was none, so to the last), or, ``round_to_top``, to the first of all."""
@@ -398,7 +321,7 @@ class FindBar(QFrame):
         elif first is None:
             index = len(found) - 1
         else:
-            was_first = _same(found, first)
+            was_first = same_place(found, first)
             index = was_first - 1
             if index < 0 and self._stored_above() and self._win.first_shown != shown:
                 # that message holds the words as stored only (in a link's address): look further up
@@ -420,7 +343,7 @@ class FindBar(QFrame):
         self._stored = None  # read again: the chat may have been open, and asked in, since it was read
         apart = search_words(words)  # as the search read them: "(tax)" is "tax", "tax-return" is "tax return"
         for words in dict.fromkeys([words, " ".join(apart), max(apart, key=len)]):
-            ids = [i for i, text in self._stored_messages() if _holds(text, words)]
+            ids = [i for i, text in self._stored_messages() if holds(text, words)]
             if ids:  # as typed, else the words apart ("capital France"): at the longest
                 break
         if not ids:
@@ -457,7 +380,7 @@ class FindBar(QFrame):
         if first is None:
             return []
         words = self.words()
-        return [i for i, text in self._stored_messages() if i < first and _holds(text, words)]
+        return [i for i, text in self._stored_messages() if i < first and holds(text, words)]
 
     def _load_down_to(self, message_id: int | None, then: Callable[[], None]) -> None:
         """Build the pages above until message ``message_id`` is shown (the chat being opened first), a
@@ -489,10 +412,10 @@ class FindBar(QFrame):
         go_on()
 
     # marking --------------------------------------------------------------------------------------------
-    def _mark(self, found: list[_Match], current: int) -> None:
+    def _mark(self, found: list[Match], current: int) -> None:
         """Take ``found`` as the matches, with ``current`` the one gone to, and mark those near the screen."""
         self._matches, self._current = found, current
-        self._groups = [(view, first, after) for first, after, view in _groups(found)]
+        self._groups = [(view, first, after) for first, after, view in groups(found)]
         self._paint()
 
     def _paint(self) -> None:
@@ -507,7 +430,7 @@ class FindBar(QFrame):
         height = self._view.viewport().height()
         top = self._view.verticalScrollBar().value()
         canvas = self._view.widget()
-        marked: list[QTextEdit] = []
+        marked: list[TextView] = []
         for view, first, after in self._groups:
             if not shiboken6.isValid(view):
                 continue
@@ -517,12 +440,12 @@ class FindBar(QFrame):
             selections = []
             i = first
             while i < after:  # (the matches in text not shown, at the note that stands for it: marked once)
-                run_end = _run_end(self._matches, i, after)
+                end = run_end(self._matches, i, after)
                 selection = QTextEdit.ExtraSelection()
-                selection.cursor = _cursor(view, *self._matches[i][3:5])
-                selection.format = this if i <= self._current < run_end else every
+                selection.cursor = cursor_of(view, *self._matches[i][3:5])
+                selection.format = this if i <= self._current < end else every
                 selections.append(selection)
-                i = run_end
+                i = end
             view.setExtraSelections(selections)
             marked.append(view)
         for view in self._marked:
@@ -533,7 +456,7 @@ class FindBar(QFrame):
     def _show_current(self) -> None:
         if 0 <= self._current < len(self._matches):
             _n, _o, view, start, _end, _h = self._matches[self._current]
-            self._view.reveal(view.viewport(), lambda: _match_rect(view, start))
+            self._view.reveal(view.viewport(), lambda: match_rect(view, start))
 
     def _say(self, tell: bool = True) -> None:
         """Show how many matches there are and which one is gone to ("2 of 5"), and, ``tell``, have a screen
@@ -580,124 +503,3 @@ _HIDDEN_TIPS = {
     "cut": "This match is in text too long to show (the marked note says how much is left out there). Copy "
            "answer, or the answer's Copy button, copies all of it.",
 }
-
-
-def _with_hidden(found: list[_Match], view: tuple[int, int, QTextEdit], hidden: list[_Hidden], words: str,
-                 pattern: re.Pattern[str], folding: bool) -> list[_Match]:
-    """The matches ``found`` in a text ``view`` (its message's number, its order, the view) with those of ``words``
-    (as ``pattern`` finds them) in its text not shown (``hidden``), each at the note that stands for its text, in
-    their order; a match in a note's own words ("more", "Copy") is none."""
-    notes = [(part.start, part.end) for part in hidden if part.end > part.start]
-    shown = [match for match in found if not any(start <= match[3] < end for start, end in notes)]
-    out, i = [], 0
-    for part in sorted(hidden, key=lambda part: part.start):
-        while i < len(shown) and shown[i][3] <= part.start:
-            out.append(shown[i])
-            i += 1
-        out += [(*view, part.start, part.end, part)] * part.count(words, pattern, folding)
-    return out + shown[i:]
-
-
-def _placed(raw: str, cuts: tuple[Cut, ...]) -> list[_Hidden]:
-    """Each of ``cuts``' text, where its note is in a segment's text ``raw`` (the first of those that read the
-    same not taken yet, else the last), in Qt's places: the pieces of a long table joined show the note of the
-    columns they leave out once, in its header. A piece not joined has it in the piece above: they are at its
-    first "…" cell (or at the start)."""
-    parts, after, last, wide = [], {}, {}, _WIDE.search(raw) is not None
-    for cut in filter(lambda cut: cut.left, cuts):
-        note = cut.note if cut.note in raw else "…"
-        at = raw.find(note, after.get(note, 0))
-        at = last.get(note, -1) if at < 0 else at
-        if at < 0:
-            parts.append(_Hidden(0, 0, cut.text(), rows=False, code=cut.code))
-            continue
-        last[note], end = at, at + len(note)
-        after[note] = end
-        if wide:
-            at, end = _utf16(raw, at), _utf16(raw, end)
-        parts.append(_Hidden(at, end, cut.text(), rows=False, code=cut.code))
-    return parts
-
-
-def _as_shown(mark: re.Match[str]) -> str:
-    """What a match of _MARKS shows."""
-    if mark.group(0).startswith("&"):
-        return unescape(mark.group(0))
-    if mark.group(2) is not None:  # a code span
-        return mark.group(2).strip()
-    return next((part for part in mark.group(3, 4, 5, 6) if part is not None), "")
-
-
-def _groups(found: list[_Match]) -> list[tuple[int, int, QTextEdit]]:
-    """The matches of each text view: from, to (one past), the view."""
-    out: list[tuple[int, int, QTextEdit]] = []
-    first = 0
-    while first < len(found):  # (a view's matches are of one order, found in the views' order)
-        after = bisect_right(found, found[first][1], first, key=_order)
-        out.append((first, after, found[first][2]))
-        first = after
-    return out
-
-
-def _order(match: _Match) -> int:
-    return match[1]
-
-
-def _start(match: _Match) -> int:
-    return match[3]
-
-
-def _run_end(found: list[_Match], i: int, after: int) -> int:
-    """One past the last of the matches from ``i`` at the same place in their view (several, in text not shown:
-    at the note that stands for it), the view's matches ending at ``after``."""
-    if found[i][5] is None:
-        return i + 1
-    return bisect_right(found, found[i][3], i, after, key=_start)
-
-
-def _cursor(view: QTextEdit, start: int, end: int) -> QTextCursor:
-    """The match from ``start`` to ``end`` selected; kept inside the text (an answer streaming may have
-    rendered it again, shorter, since it was found)."""
-    last = view.document().characterCount() - 1
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(min(start, last))
-    cursor.setPosition(min(end, last), QTextCursor.MoveMode.KeepAnchor)
-    return cursor
-
-
-def _match_rect(view: QTextEdit, start: int) -> QRect:
-    """Where a match starting at ``start`` is in its text view: the line it starts on."""
-    return view.cursorRect(_cursor(view, start, start))
-
-
-def _utf16(text: str, index: int) -> int:
-    """Where character ``index`` of ``text`` is in UTF-16 units, as Qt counts."""
-    return index + len(_WIDE.findall(text, 0, index))
-
-
-def _same(found: list[_Match], place: tuple[QTextEdit, int, int, int] | None) -> int:
-    """The match in ``found`` at ``place`` (or the next one in its text view); if that view is gone, the
-    first one after where it was; -1 without a place."""
-    if place is None:
-        return -1
-    view, start, order, nth = place
-    for first, after, other in _groups(found):
-        if other is view:  # (its order changes as earlier pages are built)
-            i = bisect_left(found, start, first, after, key=_start)
-            if i < after:
-                return min(i + nth, _run_end(found, i, after) - 1)  # the same of those that share a note's place
-            break
-    return min(bisect_left(found, order, key=_order), len(found) - 1)
-
-
-def _holds(folded: str, words: str) -> bool:
-    """Whether a stored message's ``folded`` text holds ``words`` (words of marks only: as typed; they are
-    then looked for in the folded text, which has none, so only the text shown can hold them)."""
-    return bool(fold(words)) and fold(words) in folded
-
-
-def _pattern(words: str) -> re.Pattern[str]:
-    """The words (spaces made single) as a case-insensitive pattern that also finds them across the break
-    points long words get (see markdown_render._breakable), and across any run of spaces."""
-    parts = [r"\s+" if ch == " " else re.escape(ch) for ch in words]
-    return re.compile(f"(?:{BREAK_POINT})?".join(parts), re.IGNORECASE)
