@@ -571,6 +571,9 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
     def reasoning(self) -> str:
         return self._thinking.text() if self._thinking else ""
 
+    def thinking(self) -> ThinkingSection | None:
+        return self._thinking
+
     @property
     def route(self) -> dict[str, Any] | None:
         return self._route

@@ -8,8 +8,8 @@ from typing import Callable
 import shiboken6
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextEdit, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QTextEdit,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
@@ -479,12 +479,14 @@ class ChatView(QScrollArea):
     def questions(self) -> list[UserBubble]:
         return [b for w in self._widgets() for b in w.findChildren(UserBubble)]
 
-    def message_texts(self) -> list[tuple[int, QTextEdit]]:
-        """The text the find bar looks in, top to bottom: each question's, and each answer's Markdown
-        segments, with the number of the message they belong to among those shown."""
-        out: list[tuple[int, QTextEdit]] = []
+    def message_texts(self) -> list[tuple[int, QTextEdit | QPlainTextEdit]]:
+        """The text the find bar looks in, top to bottom: each question's, and each answer's reasoning (shown
+        or not) and Markdown segments, with the number of the message they belong to among those shown."""
+        out: list[tuple[int, QTextEdit | QPlainTextEdit]] = []
         for i, item in enumerate(self._widgets()):
             if isinstance(item, AnswerWidget):
+                thinking = item.thinking()
+                out += [(i, thinking.body)] if thinking is not None else []
                 out += [(i, seg) for seg in item.segments()]
             else:
                 out += [(i, bubble.text_view) for bubble in item.findChildren(UserBubble)]

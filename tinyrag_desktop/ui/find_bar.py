@@ -10,7 +10,9 @@ message above that holds the words, a page per turn of the event loop.
 Text an answer does not show is looked in too, and its matches counted: the rows of a long table folded (going to
 one shows them all, as its note's "Show all N rows" does, then selects it), and what is cut off a paragraph,
 a table or a code line too long to lay out (the note that stands for it is marked, and the bar says the match is
-in text not shown, with a button that copies the whole answer).
+in text not shown, with a button that copies the whole answer). An answer's reasoning is looked in whether its
+Thinking is open or closed: going to a match in it opens it (as a click on "Thinking" does), and scrolls its box
+to the match (the caret moved there: a selection of the user's in that box goes).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Callable
 import shiboken6
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QToolButton, QWidget
 
 from ..chat_find import search_words
 from ..chats import StoredMessage
@@ -31,6 +33,7 @@ from .find_matches import (LeftOut, Match, TextView, cursor_of, find_words, grou
                            run_end, same_place, start_key)
 from .icons import ArrowButton
 from .segments import MarkdownSegment
+from .thinking import ThinkingSection
 from .theme import colors
 
 if TYPE_CHECKING:
@@ -214,8 +217,12 @@ class FindBar(QFrame):
 
     def in_text_not_shown(self) -> str:
         """Where the match gone to is when the answer does not show it: "rows" (of a long table folded), "cut"
-        (text too long to lay out); else ""."""
-        part = self._matches[self._current][5] if 0 <= self._current < len(self._matches) else None
+        (text too long to lay out), "thinking" (the answer's reasoning, closed); else ""."""
+        if not 0 <= self._current < len(self._matches):
+            return ""
+        _n, _o, view, _s, _e, part = self._matches[self._current]
+        if _closed_thinking(view) is not None:
+            return "thinking"
         return "" if part is None else "rows" if part.rows else "cut"
 
     def _typed(self) -> None:
@@ -258,6 +265,10 @@ class FindBar(QFrame):
         top = self._view.verticalScrollBar().value()
         canvas = self._view.widget()
         for first, after, view in groups(found):
+            if (thinking := _closed_thinking(view)) is not None:  # its matches are where its toggle is
+                if thinking.mapTo(canvas, QPoint(0, 0)).y() >= top:
+                    return first
+                continue
             if view.mapTo(canvas, QPoint(0, view.height())).y() < top:
                 continue  # all of it above the screen
             i = first
@@ -270,8 +281,8 @@ class FindBar(QFrame):
     def step(self, forward: bool) -> None:
         """Enter / F3 (``forward``) or Shift+Enter / Shift+F3: the next match, or the one before; past the
         first one shown, the earlier messages that hold the words are built and the step goes on there. A match
-        in a long table's rows not shown (or the one the words were typed onto there) is gone to by showing them
-        all first."""
+        in a long table's rows not shown, or in an answer's reasoning closed, (or the one the words were typed onto
+        there) is gone to by showing them first."""
         if not self.words() or self._loading:
             return
         self._search(show=False)  # an answer streaming may have moved or added matches
@@ -285,11 +296,13 @@ class FindBar(QFrame):
             self._load_down_to(target, lambda: self._after_load(first, forward and bool(count), shown))
             return
         if count:
-            if not (forward and self.in_text_not_shown() == "rows"):  # (Enter on one the words were typed onto)
+            if not (forward and self.in_text_not_shown() in ("rows", "thinking")):  # (Enter on one typed onto)
                 self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
             if self.in_text_not_shown() == "rows":
                 self._show_rows(self._current)
                 return
+            if (thinking := _closed_thinking(self._matches[self._current][2])) is not None:
+                thinking.toggle.setChecked(True)  # as a click on "Thinking" opens it
             self._mark(self._matches, self._current)
             self._show_current()
         self._say()
@@ -371,7 +384,7 @@ class FindBar(QFrame):
             return []
         if self._stored is None or self._stored[0] != chat_id:
             messages: list[StoredMessage] = self._win.store.messages(chat_id)
-            self._stored = (chat_id, [(m.id, fold(m.content)) for m in messages])
+            self._stored = (chat_id, [(m.id, fold(f"{m.reasoning}\n{m.content}")) for m in messages])
         return self._stored[1]
 
     def _stored_above(self) -> list[int]:
@@ -454,9 +467,15 @@ class FindBar(QFrame):
         self._marked = marked
 
     def _show_current(self) -> None:
-        if 0 <= self._current < len(self._matches):
-            _n, _o, view, start, _end, _h = self._matches[self._current]
-            self._view.reveal(view.viewport(), lambda: match_rect(view, start))
+        if not 0 <= self._current < len(self._matches):
+            return
+        _n, _o, view, start, _end, _h = self._matches[self._current]
+        if (thinking := _closed_thinking(view)) is not None:  # (Enter opens it)
+            self._view.reveal(thinking.toggle, thinking.toggle.rect)
+            return
+        if isinstance(view, QPlainTextEdit) and not view.viewport().rect().contains(match_rect(view, start)):
+            view.setTextCursor(cursor_of(view, start, start))  # the reasoning scrolls in a box of its own
+        self._view.reveal(view.viewport(), lambda: match_rect(view, start))
 
     def _say(self, tell: bool = True) -> None:
         """Show how many matches there are and which one is gone to ("2 of 5"), and, ``tell``, have a screen
@@ -470,7 +489,7 @@ class FindBar(QFrame):
             count, more = len(self._matches), bool(self._stored_above())
             if count:
                 text = f"{self._current + 1} of {count}" if self._current >= 0 else f"{count} found"
-                text += {"rows": " in rows not shown: press Enter", "cut": ", in text not shown", "": ""}[hidden]
+                text += _HIDDEN_SAID[hidden]
                 text += ", more above" if more else ""
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
@@ -497,9 +516,20 @@ class FindBar(QFrame):
                 access.tell(self.copy_button, "The whole answer is copied")
 
 
-# What the count's tooltip says of a match in text an answer does not show (see FindBar.in_text_not_shown)
+# What the count says, and its tooltip, of a match in text an answer does not show (see FindBar.in_text_not_shown)
+_HIDDEN_SAID = {"rows": " in rows not shown: press Enter", "cut": ", in text not shown",
+                "thinking": " in Thinking, closed: press Enter", "": ""}
 _HIDDEN_TIPS = {
     "rows": "This match is in rows of a long table that are not shown yet: Enter shows them all and goes to it.",
     "cut": "This match is in text too long to show (the marked note says how much is left out there). Copy "
            "answer, or the answer's Copy button, copies all of it.",
+    "thinking": "This match is in the model's reasoning (Thinking), which is closed: Enter opens it and goes to it.",
 }
+
+
+def _closed_thinking(view: TextView) -> ThinkingSection | None:
+    """The Thinking section whose reasoning ``view`` is, if it is closed."""
+    thinking = view.parentWidget()
+    if isinstance(thinking, ThinkingSection) and view is thinking.body and not thinking.toggle.isChecked():
+        return thinking
+    return None

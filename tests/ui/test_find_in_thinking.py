@@ -1,0 +1,101 @@
+"""Find in chat looks in an answer's reasoning (its Thinking section) too: a word only the model's thinking holds
+was "Not found". A match in a closed Thinking is counted and said to be there; Enter opens it and goes to the
+match, its box scrolled to it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction
+
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.ui.thinking import ThinkingSection
+
+from .conftest import keep_picture, wait_until
+
+# 60 lines of reasoning, "quokka" on one far down: the Thinking box (220 px at most) scrolls to it
+REASONING = "".join(f"Step {n}: weighing what the user asked.\n" for n in range(50)) + (
+    "The Quokka is the animal they mean.\n") + "".join(f"Check {n}.\n" for n in range(10))
+
+
+def _chat_with_reasoning(tmp_path, answer: str = "It is the quokka of Rottnest Island.") -> tuple:
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat("animals")
+    store.add_user_message(chat.id, "Which animal smiles?")
+    store.add_assistant_message(chat.id, answer, transcript=answer, reasoning=REASONING,
+                                stats={"rounds": 1, "tools_run": 0, "elapsed_ms": 10})
+    store.close()
+    return data, chat.id
+
+
+def _opened(win, qloop, chat_id):
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    thinking = win.view.answers()[-1].findChild(ThinkingSection)
+    assert thinking is not None and not thinking.toggle.isChecked()  # closed, as a stored answer opens
+    return thinking
+
+
+def _find(win, words: str):
+    win.findChild(QAction, "actionFind").trigger()
+    win.find_bar.box.setText(words)
+    return win.find_bar
+
+
+def _on_screen(win, view, start: int) -> bool:
+    """Whether the character at ``start`` of ``view`` is in its own box's view and in the conversation's."""
+    cursor = view.textCursor()
+    cursor.setPosition(start)
+    rect = view.cursorRect(cursor)
+    if not view.isVisible() or not view.viewport().rect().contains(rect.center()):
+        return False
+    y = view.viewport().mapTo(win.view.viewport(), rect.center()).y()
+    return 0 <= y < win.view.viewport().height()
+
+
+def test_a_word_only_in_a_closed_thinking_is_found_and_enter_opens_it_and_goes_to_it(make_window, server, qloop,
+                                                                                      qtbot, tmp_path):
+    data, chat_id = _chat_with_reasoning(tmp_path, answer="A marsupial of Rottnest Island.")
+    win = make_window(server.base_url, data_dir=data)
+    thinking = _opened(win, qloop, chat_id)
+    bar = _find(win, "quokka")
+    assert bar.count.text() == "1 of 1 in Thinking, closed: press Enter"  # it said "Not found"
+    assert bar.in_text_not_shown() == "thinking" and "Enter opens it" in bar.count.toolTip()
+    view, cursor = bar.matches()[0]
+    assert view is thinking.body and cursor.selectedText() == "Quokka"
+    assert not thinking.toggle.isChecked()  # typing does not open it: Enter does
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)
+    assert thinking.toggle.isChecked() and bar.current == 0
+    assert bar.count.text() == "1 of 1" and bar.count.toolTip() == ""
+    start = cursor.selectionStart()
+    qloop.run(wait_until(lambda: _on_screen(win, thinking.body, start)))  # its box scrolled to it, and the chat
+    assert thinking.body.verticalScrollBar().value() > 0  # (it is far down the reasoning)
+    assert [s.cursor.selectedText() for s in thinking.body.extraSelections()] == ["Quokka"]  # marked
+    keep_picture(win, "find_in_thinking.png")
+
+
+def test_stepping_goes_through_the_matches_in_thinking_and_in_the_answer_in_their_order(make_window, server, qloop,
+                                                                                        qtbot, tmp_path):
+    data, chat_id = _chat_with_reasoning(tmp_path)
+    win = make_window(server.base_url, data_dir=data)
+    thinking = _opened(win, qloop, chat_id)
+    bar = _find(win, "quokka")
+    assert len(bar.matches()) == 2 and bar.matches()[0][0] is thinking.body  # the reasoning is above the answer
+    answer_text = bar.matches()[1][0]
+    assert bar.current == 0  # (typed onto the first, below the screen's top: see the test after)
+    bar.step(False)  # back round to the last, in the answer: the Thinking stays closed
+    assert bar.count.text() == "2 of 2" and not thinking.toggle.isChecked()
+    bar.step(True)  # round to the first: in the Thinking closed, opened as it is gone to
+    assert bar.current == 0 and thinking.toggle.isChecked() and bar.count.text() == "1 of 2"
+    bar.step(True)
+    assert bar.matches()[bar.current][0] is answer_text
+
+
+def test_a_closed_thinking_at_the_top_of_the_screen_takes_the_words_typed_where_its_toggle_is(make_window, server,
+                                                                                               qloop, tmp_path):
+    data, chat_id = _chat_with_reasoning(tmp_path)
+    win = make_window(server.base_url, data_dir=data)
+    thinking = _opened(win, qloop, chat_id)
+    assert thinking.toggle.mapTo(win.view.widget(), QPoint(0, 0)).y() >= win.view.verticalScrollBar().value()
+    bar = _find(win, "quokka")
+    assert bar.current == 0 and bar.in_text_not_shown() == "thinking"  # the first below the screen's top
