@@ -17,7 +17,7 @@ from ..markdown_prep import left_open, round_cuts
 from ..written_calls import ROUND_STARTS, stopped_call, written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
-from .long_text import Cut, table_folds
+from .long_text import Cut, Fold, table_folds
 from .markdown_render import Palette
 from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam
@@ -46,6 +46,8 @@ class RenderingMixin:
     _round_starts: tuple[int, ...] = ()  # where in the content each round after the first began (see set_round)
     _seam_next = False  # the next segment starts a round: as far from the one above as one document has it
     _rows_asked: tuple[MarkdownSegment, ...] = ()  # notes whose rows were asked for before all above showed
+    _folds: tuple[Fold, ...] | None = None  # a stored answer's long tables folded, in order (None: it streamed in)
+    _folds_shown: frozenset[int] = frozenset()  # those whose rows were shown since (their numbers in _folds)
     _budget = FINISH_BUDGET  # seconds of its text rendered each loop turn while it builds by itself (see _on_frame)
 
     def set_round(self, number: int) -> None:
@@ -96,6 +98,7 @@ class RenderingMixin:
             if self._pending:  # the table's rows shown, rendered before the note
                 self._close_pending()
             self._new_segment("").show_fold(part)
+            self._folds = (*(self._folds or ()), part)
             self._active, self._active_text = None, ""  # the text after the table starts a new segment
 
     def show_rows(self, note: MarkdownSegment) -> None:
@@ -107,6 +110,7 @@ class RenderingMixin:
             self._rows_asked += (note,)
             return
         fold, note.fold = note.fold, None
+        self._folds_shown |= {self._fold_number(fold)}
         above = self._segments[self._segments.index(note) - 1]  # the table's last piece
         if above.shows_nothing():  # cut where the table ended: it has the table's header, and no row yet
             self._segments.remove(note)
@@ -123,6 +127,21 @@ class RenderingMixin:
         self._building, self._budget = True, ROWS_BUDGET
         if not self._timer.isActive():
             self._timer.start(0)
+
+    def tables_opened(self) -> frozenset[int] | None:
+        """The long tables whose rows are shown (by "Show all N rows", or a find that went to them), by their
+        number among the answer's tables folded; None when it streamed in, its every table whole."""
+        return None if self._folds is None else self._folds_shown
+
+    def open_tables(self, opened: frozenset[int] | None) -> None:
+        """Show the rows of the tables ``opened`` (see tables_opened; None: all), as "Show all N rows" does: the
+        answer was built again (the theme changed), and a table the user opened stays open."""
+        for note in [seg for seg in self._segments if seg.fold is not None]:
+            if opened is None or self._fold_number(note.fold) in opened:
+                self.show_rows(note)
+
+    def _fold_number(self, fold: Fold) -> int:
+        return next(i for i, known in enumerate(self._folds or ()) if known is fold)
 
     def flush(self) -> None:
         """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""

@@ -3,9 +3,10 @@ theme "system"): its answers' code boxes and tables take their colours as they a
 
 The theme can change by itself (the system's dark mode at dusk), so the user keeps their place: the same
 messages built, the message at the top of the view where it was, the tool cards they opened, the message box
-as it was (a question being edited, a draft), the find bar open with its words, and the focus. Built again as
-a chat opened afresh, the view went to the end, the edit was cancelled and its words lost, the find bar
-closed, the focus went to the status bar, every card opened was folded again.
+as it was (a question being edited, a draft), the find bar open with its words, the long tables whose rows they
+showed, and the focus. Built again as a chat opened afresh, the view went to the end, the edit was cancelled and
+its words lost, the find bar closed, the focus went to the status bar, every card opened was folded again, and
+every long table too (even one shown whole as its answer streamed in).
 
 While it is built (a few slices of the event loop, see chat_loading) a picture of the chat as it was covers
 the view: built in sight, its answers showed 30 px tall, cards empty and text over footers, and the view
@@ -54,6 +55,7 @@ def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
     """Build the open chat again where the user is in it, under ``cover`` (see cover_view) or a picture of it
     as it is now (see the module's docstring)."""
     chat, place, cards = win.chat_id, win.view.place(), _opened_cards(win)
+    tables = [answer.tables_opened() for answer in win.view.answers()]
     bar = win.find_bar
     finding, current = bar.isVisible(), bar.current
     focus = QApplication.focusWidget()
@@ -71,7 +73,7 @@ def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
         done()
         if chat_id != chat:
             return  # another chat opened meanwhile
-        _open_again(win, cards)
+        _open_again(win, cards, tables)
         win.view.go_to_place(place)
         bar.search_again(current)
         if QApplication.focusWidget() is win.view:  # in the answer streaming, shown again only now
@@ -95,12 +97,15 @@ def _opened_cards(win: "MainWindow") -> set[tuple[int, int]]:
             for k, card in enumerate(answer.cards()) if card.expanded}
 
 
-def _open_again(win: "MainWindow", cards: set[tuple[int, int]]) -> None:
-    """Open again the ``cards`` (see _opened_cards) of the chat built again."""
+def _open_again(win: "MainWindow", cards: set[tuple[int, int]], tables: list[frozenset[int] | None]) -> None:
+    """Open again the ``cards`` (see _opened_cards) of the chat built again, and show the rows of each answer's
+    ``tables`` opened (see AnswerWidget.tables_opened)."""
     for i, answer in enumerate(win.view.answers()):
         for k, card in enumerate(answer.cards()):
             if (i, k) in cards:
                 card.set_expanded(True)
+        if i < len(tables):
+            answer.open_tables(tables[i])
 
 
 def cover_view(view: QWidget) -> QLabel:
