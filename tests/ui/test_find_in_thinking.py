@@ -99,3 +99,29 @@ def test_a_closed_thinking_at_the_top_of_the_screen_takes_the_words_typed_where_
     assert thinking.toggle.mapTo(win.view.widget(), QPoint(0, 0)).y() >= win.view.verticalScrollBar().value()
     bar = _find(win, "quokka")
     assert bar.current == 0 and bar.in_text_not_shown() == "thinking"  # the first below the screen's top
+
+
+def test_a_word_only_in_the_reasoning_of_a_message_not_built_yet_is_reached(make_window, server, qloop, qtbot,
+                                                                            tmp_path, monkeypatch):
+    from tinyrag_desktop.ui import window_chats
+
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)  # the chat opens on its last 3 questions and answers
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat("long")
+    for i in range(12):
+        store.add_user_message(chat.id, f"Question {i}")
+        store.add_assistant_message(chat.id, f"Answer {i}", transcript=f"Answer {i}",
+                                    reasoning="The okapi, I think." if i == 4 else "Nothing to weigh.")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat.id)
+    qloop.run(wait_until(lambda: not win.loading))
+    bar = _find(win, "okapi")
+    assert bar.matches() == [] and bar.count.text() == "Earlier in this chat: press Enter"  # it said "Not found"
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)  # builds the pages down to it, and goes to it: Thinking opened
+    qloop.run(wait_until(lambda: bar.count.text() == "1 of 1"))
+    view, cursor = bar.matches()[0]
+    thinking = view.parentWidget()
+    assert isinstance(thinking, ThinkingSection) and thinking.toggle.isChecked() and cursor.selectedText() == "okapi"
+    qloop.run(wait_until(lambda: _on_screen(win, view, cursor.selectionStart())))

@@ -281,8 +281,8 @@ class FindBar(QFrame):
     def step(self, forward: bool) -> None:
         """Enter / F3 (``forward``) or Shift+Enter / Shift+F3: the next match, or the one before; past the
         first one shown, the earlier messages that hold the words are built and the step goes on there. A match
-        in a long table's rows not shown, or in an answer's reasoning closed, (or the one the words were typed onto
-        there) is gone to by showing them first."""
+        in a long table's rows not shown, or in a closed Thinking, is gone to by showing them first (Enter on one
+        the words were typed onto stays on it)."""
         if not self.words() or self._loading:
             return
         self._search(show=False)  # an answer streaming may have moved or added matches
@@ -301,10 +301,7 @@ class FindBar(QFrame):
             if self.in_text_not_shown() == "rows":
                 self._show_rows(self._current)
                 return
-            if (thinking := _closed_thinking(self._matches[self._current][2])) is not None:
-                thinking.toggle.setChecked(True)  # as a click on "Thinking" opens it
-            self._mark(self._matches, self._current)
-            self._show_current()
+            self._go_to(self._matches, self._current)
         self._say()
 
     def _show_rows(self, index: int) -> None:
@@ -318,8 +315,7 @@ class FindBar(QFrame):
 
         def shown() -> None:
             found = self._find()
-            self._mark(found, min(index, len(found) - 1))  # the matches above it are where they were
-            self._show_current()
+            self._go_to(found, min(index, len(found) - 1))  # the matches above it are where they were
             self._say()
 
         self._when(lambda: note.fold is None and not answer.building, shown, "Showing all rows…")
@@ -341,8 +337,7 @@ class FindBar(QFrame):
                 self._mark(found, was_first)
                 self.step(False)
                 return
-        self._mark(found, index)
-        self._show_current()
+        self._go_to(found, index)
         self._say()
 
     # a search hit opened from the chats list -----------------------------------------------------------
@@ -370,8 +365,7 @@ class FindBar(QFrame):
             found = self._find()
             first = self._win.first_shown or 0
             number = sum(1 for i, _t in self._stored_messages() if first <= i < ids[0])  # its place shown
-            self._mark(found, next((i for i, match in enumerate(found) if match[0] >= number), len(found) - 1))
-            self._show_current()
+            self._go_to(found, next((i for i, match in enumerate(found) if match[0] >= number), len(found) - 1))
             self._say()
 
         self._load_down_to(ids[0], go)
@@ -466,6 +460,14 @@ class FindBar(QFrame):
                 view.setExtraSelections([])
         self._marked = marked
 
+    def _go_to(self, found: list[Match], index: int) -> None:
+        """Take ``found`` as the matches and go to match ``index``: a closed Thinking that holds it is opened (as
+        a click on "Thinking" does), and the match scrolled to."""
+        if 0 <= index < len(found) and (thinking := _closed_thinking(found[index][2])) is not None:
+            thinking.toggle.setChecked(True)
+        self._mark(found, index)
+        self._show_current()
+
     def _show_current(self) -> None:
         if not 0 <= self._current < len(self._matches):
             return
@@ -516,7 +518,7 @@ class FindBar(QFrame):
                 access.tell(self.copy_button, "The whole answer is copied")
 
 
-# What the count says, and its tooltip, of a match in text an answer does not show (see FindBar.in_text_not_shown)
+# What the count says of a match in text an answer does not show (see FindBar.in_text_not_shown), and its tooltip
 _HIDDEN_SAID = {"rows": " in rows not shown: press Enter", "cut": ", in text not shown",
                 "thinking": " in Thinking, closed: press Enter", "": ""}
 _HIDDEN_TIPS = {
@@ -529,7 +531,7 @@ _HIDDEN_TIPS = {
 
 def _closed_thinking(view: TextView) -> ThinkingSection | None:
     """The Thinking section whose reasoning ``view`` is, if it is closed."""
-    thinking = view.parentWidget()
+    thinking = view.parentWidget() if shiboken6.isValid(view) else None  # (a reasoning taken back goes)
     if isinstance(thinking, ThinkingSection) and view is thinking.body and not thinking.toggle.isChecked():
         return thinking
     return None
