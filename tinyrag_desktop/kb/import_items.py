@@ -377,9 +377,16 @@ def _deleted(location: str) -> bool:
     return False
 
 
-def _missing(value: str) -> str:
+# The extensions of supported files that are top-level domains too (the Public Suffix List's, as the test
+# of this list checks): "foo.ml" names an OCaml file or the web site of that name in Mali, and neither
+# reading is taken for the other (the file's name may be mistyped; a script's missing file must fail).
+DOMAIN_SUFFIXES = frozenset({".cc", ".java", ".md", ".ml", ".mm", ".pl", ".pm", ".properties", ".py", ".rs", ".sh"})
+
+
+def why_missing(value: str) -> str:
     """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
-    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
+    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not; one
+    whose extension is a domain too, "foo.ml", gets the address as a possibility: see DOMAIN_SUFFIXES)."""
     from .web import typed_address  # httpx and lxml load with it: only for a path that names nothing
 
     if value == "-":
@@ -389,9 +396,12 @@ def _missing(value: str) -> str:
         return f"no such file or folder (what was named holds an invisible character, {hidden}: type it again)"
     host = value.split("/", 1)[0]
     address = typed_address(value)
+    suffix = Path(host).suffix.lower()
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
-                    or Path(host).suffix.lower() not in SUPPORTED):
+                    or suffix not in SUPPORTED):
         return f"no such file or folder; to import a web page, write {address}"
+    if address and suffix in DOMAIN_SUFFIXES:
+        return f"no such file or folder; if you meant the web site, write {address}"
     return "no such file or folder"
 
 

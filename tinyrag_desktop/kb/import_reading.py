@@ -12,7 +12,7 @@ from pathlib import Path
 from .chunking import chunk_document
 from .errors import Cancelled, FetchError, FolderGone, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
 from .import_items import (
-    ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8, read_now,
+    ImportItem, _broken_link, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8, read_now, why_missing,
 )
 from .import_report import ImportReport
 from .models import Block, Document
@@ -196,7 +196,7 @@ def _gone(item: ImportItem, path: Path) -> ReadError:
         return FolderGone(str(gone))
     if item.in_folder and not path.is_symlink():
         return NoText("deleted from the folder while it was being imported")
-    return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
+    return ReadError(_broken_link(path) if path.is_symlink() else why_missing(item.value))
 
 
 def _final_address(asked: str, final: str) -> str:
