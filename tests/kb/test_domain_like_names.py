@@ -1,6 +1,7 @@
 """A name that is a file's and a web site's at once ("foo.ml": an OCaml file, or a site in Mali): a file of that
 name is imported; with none here, ``kb add`` fails (a mistyped file name must not fetch a web page, nor a
-script's missing file pass) and says the web site it may mean. It said a bare "no such file or folder"."""
+script's missing file pass) and says the web site it may mean (test_cli_kb_edges.py: it said a bare "no such file
+or folder")."""
 
 from __future__ import annotations
 
@@ -12,24 +13,6 @@ from tests.kb.cli_run import run_main
 from tinyrag_desktop.kb.import_items import DOMAIN_SUFFIXES
 from tinyrag_desktop.kb.readers import SUPPORTED
 from tinyrag_desktop.ui.kb_drop import items_from_urls, left_out
-
-
-@pytest.mark.parametrize("typed, said", [
-    ("foo.ml", "no such file or folder; if you meant the web site, write https://foo.ml"),
-    ("example.pl", "no such file or folder; if you meant the web site, write https://example.pl"),
-    ("rustup.rs", "no such file or folder; if you meant the web site, write https://rustup.rs"),
-    ("example.pl/page", "no such file or folder; to import a web page, write https://example.pl/page"),
-    ("foo.ml/docs/intro", "no such file or folder; to import a web page, write https://foo.ml/docs/intro"),
-    ("notes.txt", "no such file or folder"),  # .txt is no domain
-    ("report.docx", "no such file or folder"),
-])
-def test_kb_add_of_a_missing_name_says_the_address_it_may_mean(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        typed: str, said: str) -> None:
-    monkeypatch.chdir(tmp_path)
-    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), typed)
-    assert code == 1
-    assert f"failed: {typed}: {said}\n" in err
 
 
 def test_a_file_of_that_name_is_imported_as_the_file(
