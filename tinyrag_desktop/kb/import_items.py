@@ -318,16 +318,20 @@ def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
 WAITS = "it has nothing to read until the system writes to it (a stream of messages, not a document)"
 
 
+class NotReadNow(OSError):
+    """read_now's refusal, its strerror in words: what the path is instead of a file, or WAITS."""
+
+
 def read_now(file: Path, most: int) -> bytes:
     """Up to ``most`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
     files this way, and a file named by itself is read so: a named pipe waited for a writer forever on open,
     and /proc/kmsg waits for the kernel's next message on read (``kb add /proc`` and ``kb add /proc/kmsg``
-    hung); each raises OSError instead, with a reason (WAITS, or what it is: see _not_a_file)."""
+    hung); each raises NotReadNow instead, with a reason (WAITS, or what it is: see _not_a_file)."""
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):  # replaced by a pipe since it was looked at
-            raise OSError(errno.EINVAL, _what_it_is(status.st_mode))
+            raise NotReadNow(errno.EINVAL, _what_it_is(status.st_mode))
         chunks: list[bytes] = []
         while most > 0:  # /proc's files say 0 bytes, and may hold more than they say
             chunk = os.read(fd, min(most, status.st_size + 1 if status.st_size else 65536))
@@ -337,7 +341,7 @@ def read_now(file: Path, most: int) -> bytes:
             most -= len(chunk)
         return b"".join(chunks)
     except BlockingIOError:
-        raise OSError(errno.EAGAIN, WAITS) from None
+        raise NotReadNow(errno.EAGAIN, WAITS) from None
     finally:
         os.close(fd)
 

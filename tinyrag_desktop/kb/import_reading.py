@@ -12,7 +12,8 @@ from pathlib import Path
 from .chunking import chunk_document
 from .errors import Cancelled, FetchError, FolderGone, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
 from .import_items import (
-    ImportItem, _broken_link, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8, read_now, why_missing,
+    ImportItem, NotReadNow, _broken_link, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8, read_now,
+    why_missing,
 )
 from .import_report import ImportReport
 from .models import Block, Document
@@ -74,8 +75,8 @@ class ImportReadingMixin:
                 raise _gone(item, path) from None
             except PermissionError as exc:  # as a folder this user may not read is: said, and passed by
                 raise LeftOut(_unreadable(path, exc)) from None
-            except OSError as exc:
-                raise ReadError(exc.strerror or _unreadable(path, exc)) from None
+            except NotReadNow as exc:
+                raise ReadError(exc.strerror) from None
             if len(data) > self.max_file_bytes:  # more than its size said (a file of /proc says 0 bytes)
                 raise LeftOut(f"too large (more than the limit of {self.max_file_bytes / 2**20:.0f} MB)")
             if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
