@@ -109,6 +109,11 @@ def test_kb_add_dev_stdin_says_it_is_a_pipe(tmp_path: Path) -> None:
     ("127.0.0.1:18501/index.html", "; to import a web page, write http://127.0.0.1:18501/index.html"),
     ("localhost:8000/notes.html", "; to import a web page, write http://localhost:8000/notes.html"),
     ("192.168.1.5/wiki", "; to import a web page, write http://192.168.1.5/wiki"),
+    # a name that is a file's and a web site's (see test_domain_like_names.py): it said no more than "no such…"
+    ("foo.ml", "; if you meant the web site, write https://foo.ml"),
+    ("rustup.rs", "; if you meant the web site, write https://rustup.rs"),
+    ("example.pl/page", "; to import a web page, write https://example.pl/page"),
+    ("report.docx", ""),  # .docx is no domain
 ])
 def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

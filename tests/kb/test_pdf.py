@@ -124,9 +124,9 @@ def test_an_imported_pdf_is_found_under_its_section(data_dir, tmp_path):
 
 def test_the_url_fetch_tool_reads_pages_until_it_has_enough():
     pdf = make_pdf([], pages=[["First page words."], ["Second page words."], ["Third page words."]], title="Three")
-    title, text = pdf_to_text(pdf, max_chars=20)
-    assert title == "Three"
-    assert text == "[page 1]\nFirst page words.\n\n[page 2]\nSecond page words."
+    read = pdf_to_text(pdf, max_chars=20)
+    assert read.title == "Three"
+    assert read.text == "[page 1]\nFirst page words.\n\n[page 2]\nSecond page words."
 
 
 def test_with_bookmarks_for_chapters_only_passages_also_name_their_page():
@@ -154,7 +154,7 @@ def test_words_hyphenated_at_a_line_end_are_whole_again(data_dir, tmp_path):
     text = "\n".join(b.text for b in read_pdf(make_pdf(lines), "pipes.pdf").blocks)
     assert "connection" in text and "\ufffe" not in text
     assert text.count("command-line") == 2  # written with a hyphen elsewhere on the page: a real one
-    assert "connection" in pdf_to_text(make_pdf(lines), 10_000)[1]  # the url_fetch tool reads PDFs the same way
+    assert "connection" in pdf_to_text(make_pdf(lines), 10_000).text  # the url_fetch tool reads PDFs the same way
     (tmp_path / "pipes.pdf").write_bytes(make_pdf(lines))
     with open_store(data_dir) as kb:
         Importer(kb).run([str(tmp_path / "pipes.pdf")])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.permissions import REPO, as_a_user, owned_by_the_user
-from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb import Importer, import_reading, open_store
 
 
 def test_a_file_this_user_may_not_read_is_skipped_in_a_folder_and_fails_named_by_itself(data_dir, tmp_path,
@@ -27,14 +27,14 @@ def test_a_file_this_user_may_not_read_is_skipped_in_a_folder_and_fails_named_by
     secret.write_text("# Salaries\n")
     secret.chmod(0)
     if os.geteuid() == 0:  # root reads it anyway: it is refused here as the system refuses anyone else
-        read_bytes = Path.read_bytes
+        read_now = import_reading.read_now
 
-        def refused(path: Path) -> bytes:
+        def refused(path: Path, most: int) -> bytes:
             if path == secret:
                 raise PermissionError(13, "Permission denied", str(path))
-            return read_bytes(path)
+            return read_now(path, most)
 
-        monkeypatch.setattr(Path, "read_bytes", refused)
+        monkeypatch.setattr(import_reading, "read_now", refused)
     with open_store(data_dir) as kb:
         in_folder = Importer(kb).run([str(folder)])
         named = Importer(kb).run([str(secret)])

@@ -310,16 +310,38 @@ def _tool_folder(parent: str, name: str) -> str:
 
 
 def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
-    """The first ``size`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
-    files this way: a named pipe waited for a writer forever on open, and /proc/kmsg waits for the kernel's next
-    message on read (``kb add /proc`` hung); each raises OSError instead, with a reason."""
+    """The first ``size`` bytes of the regular file ``file``, read without waiting (see read_now)."""
+    return read_now(file, size)
+
+
+# Why a file is not read: what it gives comes only when the system writes it (/proc/kmsg, the kernel's messages).
+WAITS = "it has nothing to read until the system writes to it (a stream of messages, not a document)"
+
+
+class NotReadNow(OSError):
+    """read_now's refusal, its strerror in words: what the path is instead of a file, or WAITS."""
+
+
+def read_now(file: Path, most: int) -> bytes:
+    """Up to ``most`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
+    files this way, and a file named by itself is read so: a named pipe waited for a writer forever on open,
+    and /proc/kmsg waits for the kernel's next message on read (``kb add /proc`` and ``kb add /proc/kmsg``
+    hung); each raises NotReadNow instead, with a reason (WAITS, or what it is: see _not_a_file)."""
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        return os.read(fd, size)
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):  # replaced by a pipe since it was looked at
+            raise NotReadNow(errno.EINVAL, _what_it_is(status.st_mode))
+        chunks: list[bytes] = []
+        while most > 0:  # /proc's files say 0 bytes, and may hold more than they say
+            chunk = os.read(fd, min(most, status.st_size + 1 if status.st_size else 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            most -= len(chunk)
+        return b"".join(chunks)
     except BlockingIOError:
-        raise OSError(errno.EAGAIN, "it has nothing to read until the system writes to it") from None
+        raise NotReadNow(errno.EAGAIN, WAITS) from None
     finally:
         os.close(fd)
 
@@ -359,9 +381,16 @@ def _deleted(location: str) -> bool:
     return False
 
 
-def _missing(value: str) -> str:
+# The extensions of supported files that are top-level domains too (the Public Suffix List's, as the test
+# of this list checks): "foo.ml" names an OCaml file or the web site of that name in Mali, and neither
+# reading is taken for the other (the file's name may be mistyped; a script's missing file must fail).
+DOMAIN_SUFFIXES = frozenset({".cc", ".java", ".md", ".ml", ".mm", ".pl", ".pm", ".properties", ".py", ".rs", ".sh"})
+
+
+def why_missing(value: str) -> str:
     """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
-    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
+    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not; one
+    whose extension is a domain too, "foo.ml", gets the address as a possibility: see DOMAIN_SUFFIXES)."""
     from .web import typed_address  # httpx and lxml load with it: only for a path that names nothing
 
     if value == "-":
@@ -371,21 +400,36 @@ def _missing(value: str) -> str:
         return f"no such file or folder (what was named holds an invisible character, {hidden}: type it again)"
     host = value.split("/", 1)[0]
     address = typed_address(value)
+    suffix = Path(host).suffix.lower()
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
-                    or Path(host).suffix.lower() not in SUPPORTED):
+                    or suffix not in SUPPORTED):
         return f"no such file or folder; to import a web page, write {address}"
+    if address and suffix in DOMAIN_SUFFIXES:
+        return f"no such file or folder; if you meant the web site, write {address}"
     return "no such file or folder"
 
 
 def _not_a_file(path: Path) -> str:
-    """Why ``path``, which is there, is not read: what it is instead of a file. A shell's pipe (/dev/stdin,
-    <(…)) leads to no name on disk ("pipe:[N]"), and is said so rather than by its /proc path."""
+    """Why ``path``, which is there, is not read: what it is instead of a file (it is not opened: a device may
+    act when opened, and a named pipe waits for a writer). A shell's pipe (/dev/stdin, <(…)) leads to no name
+    on disk ("pipe:[N]"), and is said so rather than by its /proc path."""
     try:
-        anonymous_pipe = stat.S_ISFIFO(os.stat(path).st_mode) and not os.path.lexists(os.path.realpath(path))
+        mode = os.stat(path).st_mode
     except OSError:
-        anonymous_pipe = False
-    if anonymous_pipe:
+        return "not a regular file (a pipe, device or socket)"
+    if stat.S_ISFIFO(mode) and not os.path.lexists(os.path.realpath(path)):
         return "a pipe, not a file: save what it gives to a file (… > notes.txt) and import that"
+    return _what_it_is(mode)
+
+
+def _what_it_is(mode: int) -> str:
+    """What a path of ``mode`` that is not a regular file is, as a reason it is not read."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO), not a file: save what it gives to a file (… > notes.txt) and import that"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a file"
     return "not a regular file (a pipe, device or socket)"
 
 
@@ -455,7 +499,7 @@ def _not_importable(file: Path) -> str:
     if file.is_symlink() and not file.exists():
         return _broken_link(file)
     if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
-        return "not a regular file (a pipe, device or socket)"
+        return _not_a_file(file)
     if kind in _DATA_KINDS and (size := file.stat().st_size) > FOLDER_DATA_BYTES:
         return (f"a {size / 2**20:.0f} MB {_DATA_KINDS[kind]}: logs and data files over "
                 f"{FOLDER_DATA_BYTES // 2**20} MB are left out of a folder's import (they would fill most of the "

@@ -12,7 +12,8 @@ from pathlib import Path
 from .chunking import chunk_document
 from .errors import Cancelled, FetchError, FolderGone, LeftOut, NetworkOff, NoText, ReadError, UnsupportedFile
 from .import_items import (
-    ImportItem, _broken_link, _missing, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8,
+    ImportItem, NotReadNow, _broken_link, _not_a_file, _other_host, _typed_by_name, _unreadable, _utf8, read_now,
+    why_missing,
 )
 from .import_report import ImportReport
 from .models import Block, Document
@@ -68,12 +69,16 @@ class ImportReadingMixin:
             size = path.stat().st_size
             if size > self.max_file_bytes:
                 raise LeftOut(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
-            try:
-                data = path.read_bytes()
+            try:  # without waiting: /proc/kmsg is a file by its look, whose read waits for the kernel (it hung)
+                data = read_now(path, self.max_file_bytes + 1)
             except FileNotFoundError:
                 raise _gone(item, path) from None
             except PermissionError as exc:  # as a folder this user may not read is: said, and passed by
                 raise LeftOut(_unreadable(path, exc)) from None
+            except NotReadNow as exc:
+                raise ReadError(exc.strerror) from None
+            if len(data) > self.max_file_bytes:  # more than its size said (a file of /proc says 0 bytes)
+                raise LeftOut(f"too large (more than the limit of {self.max_file_bytes / 2**20:.0f} MB)")
             if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
@@ -192,7 +197,7 @@ def _gone(item: ImportItem, path: Path) -> ReadError:
         return FolderGone(str(gone))
     if item.in_folder and not path.is_symlink():
         return NoText("deleted from the folder while it was being imported")
-    return ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
+    return ReadError(_broken_link(path) if path.is_symlink() else why_missing(item.value))
 
 
 def _final_address(asked: str, final: str) -> str:

@@ -209,13 +209,24 @@ def _without_pages(data: bytes) -> bool:
     return bool(counts) and all(c == b"0" for c in counts) and _PAGE_OBJECT.search(data) is None
 
 
-def pdf_pages(data: bytes, max_chars: int) -> tuple[str, list[str]]:
-    """A PDF's title and its pages' texts ("[page N]" and the text, pages without text left out), page by
-    page until ``max_chars`` characters are in hand (url_fetch's reading). Raises ReadError."""
+@dataclass(frozen=True, slots=True)
+class PageTexts:
+    """What url_fetch reads of a PDF (pdf_pages): its title, the texts of its pages read ("[page N]" and the
+    text), the numbers (from 1) of those whose text was left out as unreadable (see _guessed), and how many
+    pages it has."""
+
+    title: str
+    pages: tuple[str, ...]
+    unreadable: tuple[int, ...]
+    count: int
+
+
+def pdf_pages(data: bytes, max_chars: int) -> PageTexts:
+    """A PDF's pages' texts (pages without text left out), page by page until ``max_chars`` characters are in
+    hand (url_fetch's reading). Raises ReadError."""
     pages: list[str] = []
     total = 0
     with PdfFile(data) as pdf:
-        title = pdf.title
         for index in range(pdf.pages):
             text = pdf.page_text(index).strip()
             if text:
@@ -223,7 +234,7 @@ def pdf_pages(data: bytes, max_chars: int) -> tuple[str, list[str]]:
                 total += len(text)
             if total >= max_chars:
                 break
-    return title, pages
+        return PageTexts(pdf.title, tuple(pages), tuple(i + 1 for i in pdf.unmapped), pdf.pages)
 
 
 # ---- a PDF's text as blocks -----------------------------------------------------------------------------

@@ -34,11 +34,14 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..crash_codes import crash_words
 from .errors import Cancelled, Error, ReadError
 from .models import Document
+
+if TYPE_CHECKING:
+    from .pdf import PageTexts
 
 HELPER_FLAG = "--kb-pdf-reader"
 # The memory a PDF may take to read, beyond what the helper holds at its start (Python and PDFium, about
@@ -64,7 +67,7 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
     return _ask(("document", data, name), cancelled, lambda: _pdf().read_pdf(data, name, cancelled))  # type: ignore[return-value]
 
 
-def pdf_pages(data: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> tuple[str, list[str]]:
+def pdf_pages(data: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> PageTexts:
     """pdf.pdf_pages, in the helper: the title and the pages' texts until ``max_chars`` are in hand;
     Cancelled as soon as ``cancelled()`` turns true (url_fetch's Stop or timeout: the helper is killed)."""
     return _ask(("pages", data, max_chars), cancelled, lambda: _pdf().pdf_pages(data, max_chars))  # type: ignore[return-value]

@@ -292,19 +292,41 @@ def _local_name(tag: str) -> str:
     return tag.rpartition("}")[2].rpartition(":")[2]
 
 
-def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> tuple[str, str]:
-    """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand; kb's
-    Cancelled as soon as ``cancelled()`` turns true (the helper reading it is killed then)."""
+def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> Readable:
+    """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand, with a note
+    naming the pages whose text could not be read; kb's Cancelled as soon as ``cancelled()`` turns true (the
+    helper reading it is killed then)."""
     from ..kb.errors import ReadError
     from ..kb.pdf_apart import pdf_pages  # in a helper process whose memory is capped: a PDF can be a bomb
 
     try:
-        title, pages = pdf_pages(body, max_chars, cancelled)
+        pdf = pdf_pages(body, max_chars, cancelled)
     except ReadError as exc:
         raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
-    if not pages:
+    if not pdf.pages and pdf.unreadable:
+        raise UnreadableContent(f"The PDF's text cannot be read: {_UNMAPPED}. Text recognition (OCR) would "
+                                "read it.")
+    if not pdf.pages:
         raise UnreadableContent("The PDF has no text layer (it may be scanned images).")
-    return title, "\n\n".join(pages)
+    return Readable(pdf.title, "\n\n".join(pdf.pages), "pdf", _left_out(pdf.unreadable, pdf.count))
+
+
+# Why a PDF page's text is left out (kb.pdf._guessed): read, it would be glyph numbers ("$HGH$HGH").
+_UNMAPPED = ("the fonts there do not say which letters they show (no Unicode map), so the text read from them "
+             "would be gibberish")
+_PAGES_NAMED = 10  # a note names at most so many of the pages left out
+
+
+def _left_out(pages: tuple[int, ...], count: int) -> str:
+    """The note that the PDF's ``pages`` (numbers from 1, of ``count``) were left out as unreadable; "" for none."""
+    if not pages:
+        return ""
+    if len(pages) == 1:
+        return f"[Page {pages[0]} of {count} was left out: {_UNMAPPED}. It is not in the text above.]"
+    named = ", ".join(map(str, pages[:_PAGES_NAMED]))
+    more = f" and {len(pages) - _PAGES_NAMED} more" if len(pages) > _PAGES_NAMED else ""
+    return (f"[{len(pages)} of the {count} pages were left out (pages {named}{more}): {_UNMAPPED}. They are not "
+            "in the text above.]")
 
 
 def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int,
@@ -328,8 +350,7 @@ def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, ma
         if truncated:
             why = "is larger than the download limit" if cut == "size" else "did not arrive whole"
             raise UnreadableContent(f"This PDF {why}, and a PDF cannot be read in part: {url}")
-        title, text = pdf_to_text(body, max_chars, cancelled)
-        return Readable(title, text, kind)
+        return pdf_to_text(body, max_chars, cancelled)
     if kind == "xml":
         title, text = xml_to_text(body)
         return Readable(title, text, kind)
