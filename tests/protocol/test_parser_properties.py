@@ -376,7 +376,7 @@ def test_text_after_a_blocks_element_streams_at_once_and_a_call_after_it_runs(bl
 NESTED_PARTS = st.lists(st.one_of(
     st.sampled_from(['<tool name="a"><query>x</query>', '<tool name="a"><source>x\n\ny <tool name="b">',
                      "</tool>", "</source>", "\n\n", "<tool ", "<tool  name='b'>", '<tool name="a">x ',
-                     "<tool name=a>", " \n"]),
+                     "<tool name=a>", " \n", "</tool >", "</tool", " " * 30, ">", '<tool name="a"><query>x']),
     valid_block().map(lambda b: b[0]), NOISE), max_size=10)
 
 

@@ -21,10 +21,9 @@ _WS = " \t\r\n"
 # Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it, another
 # tag where <query> should open) that runs on to its </tool> (or a "</tool >", meant as it) if one follows within
 # _FAILED_REACH characters of its start, with no blank line before it; else it ends where it failed, and the rest
-# is text again. (Prose
-# that mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
-# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.) A block that
-# opens in it may be nested in it (spec rule 4): P_HELD.
+# is text again. (Prose that mentions <tool name="x"> waits so until its paragraph ends; the model and the window
+# are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# A block that opens in it may be nested in it (spec rule 4): P_HELD.
 # P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
 # <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
 # P_SKIP reads a nested block, to the </tool> matching its own (_depth counting the failed one too). The

@@ -89,10 +89,22 @@ def code_indent(before: str, indent: int, first: str = "", cut: bool = False) ->
     With ``cut`` the window began in the middle of its first line, so the items open before it are not known
     until a line at the margin closes them: a line in none of the items in view whose ``first`` character
     may begin a list marker ("····- b" after a list item's long paragraph) is taken for a nested item."""
-    lines = before.split("\n")[:-1]
-    items: list[int] = []  # the content columns of the list items open, outermost first
-    known = not cut  # no item open before the first line (or a line at the margin closed them)
-    paragraph = cut and bool(lines and lines[0].strip())  # the last line read is a paragraph's
+    items, known, paragraph = _open_items(before.split("\n")[:-1], cut)
+    if paragraph:
+        return None
+    k = _inside(items, indent)
+    if not k and not known and first in _MARKER_START:
+        return None
+    return (items[k - 1] if k else 0) + 4
+
+
+def _open_items(lines: list[str], cut: bool) -> tuple[list[int], bool, bool]:
+    """After ``lines`` (the first one only the end of its line, if ``cut``): the content columns of the list
+    items still open, outermost first; whether they are all known (a line at the margin closed those opened
+    before the lines read); and whether the last line is a paragraph's, which the next one continues."""
+    items: list[int] = []
+    known = not cut
+    paragraph = cut and bool(lines and lines[0].strip())
     fence = ""  # the run that opened the fenced code block the line is in
     start, fences = max(int(cut), len(lines) - _MOST_LINES), 0
     for k in range(len(lines) - 1, start, -1):  # read from the last line that closes all items: at the margin
@@ -141,12 +153,7 @@ def code_indent(before: str, indent: int, first: str = "", cut: bool = False) ->
             items.append(at)
             paragraph = bool(line[item.end():].strip())
             item = _ITEM.match(line, item.end()) if 1 <= gap <= 4 else None
-    if paragraph:
-        return None
-    k = _inside(items, indent)
-    if not k and not known and first in _MARKER_START:
-        return None
-    return (items[k - 1] if k else 0) + 4
+    return items, known, paragraph
 
 
 def _inside(items: list[int], at: int) -> int:
