@@ -56,6 +56,11 @@ BROKEN = st.sampled_from([
     '<tool name="a"><query>x</query>\n<tool name="b"><query>y</query></tool>',  # nested, left open
     '<tool name="a">x <tool name="b"><query>y</query></tool></tool>',  # nested in one invalid already
     '<tool name=a><tool name="b"><query>y</query></tool> ',  # held in one invalid, then abandoned
+    '<tool name="a">2+2</tool >',  # broken, and closed by an end tag with a space: it ends there
+    '<tool name=a><query>x</query></tool\n>',
+    '<tool name="a"><query>x</tool  >',  # its element never closed: the same
+    '<tool name="a">x <tool name="b"><query>y</query></tool></tool >',  # one block, nested
+    '<tool name="a">x</tool',
 ])
 
 
@@ -105,11 +110,15 @@ TEXT_LINE = st.lists(st.sampled_from([
 # Lines four columns in or more (indented code, or a paragraph's or a list item's text), list items, headings.
 INDENTED_LINE = st.builds(lambda indent, line: indent + line,
                           st.sampled_from(["    ", "\t", "  \t", "      ", "       ", "   "]), TEXT_LINE)
-ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(["- ", "  - ", "1. ", "10) ", "# "]),
+ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(
+    ["- ", "  - ", "1. ", "10) ", "# ", "    - ", "      * ", "\t1. ", "- - ", "   2. "]), TEXT_LINE)
+# A line longer than the parser reads back (markdown_context.WINDOW): a line after it is read without its start.
+LONG_LINE = st.builds(lambda marker, line: marker + "word " * 220 + line, st.sampled_from(["", "- ", "    "]),
                       TEXT_LINE)
 MARKDOWN = st.builds(
     lambda lines, end: "\n".join(lines) + end,
-    st.lists(st.one_of(RUN_LINE, TEXT_LINE, INDENTED_LINE, ITEM_LINE, st.just(""), st.just("  ")), max_size=14),
+    st.lists(st.one_of(RUN_LINE, TEXT_LINE, INDENTED_LINE, ITEM_LINE, st.just(""), st.just("  "), LONG_LINE),
+             max_size=14),
     st.sampled_from(["", "\n"]),
 )
 
@@ -131,6 +140,8 @@ MARKDOWN = st.builds(
 @example(text="- ``<tool > ``a", points=[])  # a span closed on its line round a block begun: code at its run
 @example(text="``\n``\n- ``<tool > ``a", points=[])
 @example(text='a `<tool name="x"><query>` b', points=[])
+@example(text=f"- {'word ' * 220}\n\n    - b\n\n      {CALC}", points=[3, 1024, 1110])  # an item past the window
+@example(text=f"- b\n      * a\n\n        {CALC}\n- - a\n\n      {CALC}", points=[20])
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -365,7 +376,7 @@ def test_text_after_a_blocks_element_streams_at_once_and_a_call_after_it_runs(bl
 NESTED_PARTS = st.lists(st.one_of(
     st.sampled_from(['<tool name="a"><query>x</query>', '<tool name="a"><source>x\n\ny <tool name="b">',
                      "</tool>", "</source>", "\n\n", "<tool ", "<tool  name='b'>", '<tool name="a">x ',
-                     "<tool name=a>", " \n"]),
+                     "<tool name=a>", " \n", "</tool >", "</tool", " " * 30, ">", '<tool name="a"><query>x']),
     valid_block().map(lambda b: b[0]), NOISE), max_size=10)
 
 

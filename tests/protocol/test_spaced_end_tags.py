@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from tinyrag_desktop.protocol import parse_all
+from tinyrag_desktop.protocol import InvalidBlock, TextChunk, XMLParseState, parse_all
 
 from .test_parser import calls, invalid, normal, parse_every_way
 from .test_parser_properties import cut, run
@@ -61,3 +61,41 @@ def test_a_spaced_close_of_a_block_holding_a_nested_one_ends_it_and_the_nested_c
         events = parse_every_way(text)
         assert calls(events) == [] and invalid(events) == ["nested <tool> blocks are not supported"], close
         assert events[-1].text.startswith(" word")
+
+
+def test_a_broken_block_ends_at_its_spaced_close_as_at_its_close() -> None:
+    # A block known invalid before its end ("</tool >" after no element, an unquoted name, an element never
+    # closed) ran past its "</tool >": held to the paragraph's end and then cut where it failed, or, with its
+    # element open, on to the end of the answer, a later call shown as text and never run.
+    more = f" more text\n\nanother paragraph {CALC} end"
+    for broken in ('<tool name="a">2+2', '<tool name=a><query>x</query>', '<tool name="a"><query>x',
+                   '<tool name="a"><source>x', '<tool name="a">'):
+        exact = parse_every_way(f"{broken}</tool>{more}")
+        for close in ("</tool >", "</tool\n>", f"</tool{' ' * 64}>"):
+            events = parse_every_way(f"{broken}{close}{more}")
+            assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [broken + close], (broken, close)
+            assert invalid(events) == invalid(exact), (broken, close)
+            assert calls(events) == [("calculate", "query", "1+1")], (broken, close)
+            assert events[1] == TextChunk(more.removesuffix(f"{CALC} end")), (broken, close)
+
+
+def test_a_broken_blocks_spaced_close_is_read_as_soon_as_it_comes() -> None:
+    # its paragraph's text after it streams at once, not held until a blank line shows the block abandoned
+    state = XMLParseState()
+    events = state.feed('<tool name="a">2+2</tool > and so on')
+    assert [type(e) for e in events] == [InvalidBlock, TextChunk] and events[1].text == " and so on"
+
+
+def test_a_spaced_close_after_a_nested_block_in_a_broken_one_still_makes_one_invalid_block() -> None:
+    for broken in ('<tool name="echo">hi ', '<tool name=echo>', '<tool name="a"><query>x '):
+        for close in ("</tool>", "</tool >"):
+            text = f"{broken}{CALC}{close} after"
+            events = parse_every_way(text)
+            assert calls(events) == [] and [type(e) for e in events] == [InvalidBlock, TextChunk], (broken, close)
+            assert invalid(events)[0].startswith("nested <tool> blocks are not supported"), (broken, close)
+
+
+def test_a_spaced_close_with_too_many_spaces_or_another_name_does_not_end_a_broken_block() -> None:
+    for close in (f"</tool{' ' * 65}>", "</toolbar>", "</tool x>"):
+        events = parse_every_way(f'<tool name="a">2+2{close} more')
+        assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="a">'], close

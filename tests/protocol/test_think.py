@@ -113,7 +113,7 @@ def _bare_close(text: str, lead: str = "") -> int | None:
             continue
         code = 0 if not tool else code
         if not tool and not fence and indent >= 4 and body.strip() and (
-                need := code_indent(lead + text[:at])) is not None and indent >= need:
+                need := code_indent(lead + text[:at], indent, body.lstrip(" \t")[:1])) is not None and indent >= need:
             code = need
             at += len(line)
             continue
@@ -154,7 +154,7 @@ def _bare_close(text: str, lead: str = "") -> int | None:
 
 # Random characters, and pieces of what is read (tags, runs, indents), so that each rule is met often.
 _PIECES = ("</think>", "<think>", "<tool ", "</tool>", "`", "``", "```", "~~~", "\n", "    ", "\t", " ", "a", "b.",
-           "</th", "ink>", "<to", "ol ", "\n\n", "- ", "1. ", "\n\n    ")
+           "</th", "ink>", "<to", "ol ", "\n\n", "- ", "1. ", "\n\n    ", "    - ", "- - ", "# ")
 _replies = st.one_of(st.text(alphabet=" \n<>/thinkabol`~", max_size=60),
                      st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
 

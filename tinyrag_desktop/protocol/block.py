@@ -19,11 +19,11 @@ PARAMS = ("query", "url", "source")
 _WS = " \t\r\n"
 
 # Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it, another
-# tag where <query> should open) that runs on to its </tool> if one follows within _FAILED_REACH characters of
-# its start, with no blank line before it; else it ends where it failed, and the rest is text again. (Prose
-# that mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
-# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.) A block that
-# opens in it may be nested in it (spec rule 4): P_HELD.
+# tag where <query> should open) that runs on to its </tool> (or a "</tool >", meant as it) if one follows within
+# _FAILED_REACH characters of its start, with no blank line before it; else it ends where it failed, and the rest
+# is text again. (Prose that mentions <tool name="x"> waits so until its paragraph ends; the model and the window
+# are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# A block that opens in it may be nested in it (spec rule 4): P_HELD.
 # P_HELD: a block opened inside a failed one, held, not started: '<tool name="echo">hi <tool name="calculate">
 # <query>1+1</query></tool></tool>' is one block, nested, whose calculate call must not run. It is read as
 # P_SKIP reads a nested block, to the </tool> matching its own (_depth counting the failed one too). The
@@ -178,10 +178,12 @@ class BlockPhases:
                 if buf[pos] != "<":  # <tool name="calculate">2+2</tool>
                     self._pend(pos, _NO_ELEMENT)
                     continue
-                rest = buf[pos : pos + len(CLOSE)]
-                if rest == CLOSE:
+                close = _close_end(buf, pos)  # "</tool>", or "</tool >" meant as it
+                if close is None:
+                    return -1
+                if close > 0:
                     self._error = self._error or "the block has no content element"
-                    return pos + len(CLOSE)
+                    return close
                 if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
                     if tag is None:
                         return -1
@@ -208,7 +210,7 @@ class BlockPhases:
                     self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
             elif phase == P_CONTENT:
                 close_inner = f"</{self._param}"  # and ">", spaces before it allowed (XML's ETag)
-                hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
+                hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE[:-1], "<![CDATA["))
                 if hit < 0:
                     self._pos = max(pos, n - len(close_inner) - 8)
                     return -1
@@ -240,9 +242,16 @@ class BlockPhases:
                     self._pos = hit + len(OPEN)
                     if tag:
                         self._nest(hit, hit)
-                else:
+                else:  # the block's end tag ("</tool >" too) before its element's: it ends there, invalid
+                    close = _close_end(buf, hit)
+                    if close is None:
+                        self._pos = hit
+                        return -1
+                    if close < 0:  # "</toolbar": the element's text
+                        self._pos = hit + len(CLOSE) - 1
+                        continue
                     self._error = self._error or f"the <{self._param}> element is not closed"
-                    return hit + len(CLOSE)
+                    return close
             elif phase == P_CDATA:
                 hit = buf.find("]]>", pos)
                 if hit < 0:
@@ -280,9 +289,17 @@ class BlockPhases:
                                   "text came first (a block holds one element, then its end tag)")
             elif phase == P_FAILED:
                 reach = min(_FAILED_REACH, self.max_block_chars) - self._base
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
+                hit, which = _find_first(buf, pos, (OPEN, CLOSE[:-1], "\n\n"))
                 if which == 1 and hit + len(CLOSE) <= reach:
-                    return hit + len(CLOSE)
+                    close = _close_end(buf, hit)  # "</tool>", or "</tool >" meant as it: the block ends there
+                    if close is None and n < reach:
+                        self._pos = hit
+                        return self._wait()
+                    if close is not None and 0 < close <= reach:
+                        return close
+                    if close is not None and close < 0:  # "</toolbar": text
+                        self._pos = hit + len(CLOSE) - 1
+                        continue
                 if which == 0 and hit + len(OPEN) <= reach:
                     tag = _opens_tag(buf, hit)
                     if tag is None:

@@ -3,8 +3,9 @@
 Both read a stream, so they decide from what came before alone (``WINDOW`` characters of it at most), and any
 cut of the stream decides the same. ``code_indent`` says, as CommonMark does, whether a line is a line of an
 indented code block: four columns in, after a blank line or at the start of the text (not a paragraph's next
-line), or four more than the content of the list item it continues ("- a", a blank line, then "····x" is the
-item's second paragraph, not code). ``construct`` says what a tool block starting at a place is written
+line), or four more than the content of the innermost list item it is in ("- a", a blank line, then "····x" is
+the item's second paragraph, not code; "····- b" there is a nested item, whose text is further in still).
+``construct`` says what a tool block starting at a place is written
 inside, which spec rule 5 forbids ("the XML must not be wrapped in … any Markdown construct"):
 
 - a quote: the block's line starts with ">" (after at most three spaces);
@@ -37,7 +38,14 @@ WINDOW = 1024  # characters before a place that are read to decide it
 _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
 # A block written in a list item's line: the marker's space comes before it ("-<tool …>" is a paragraph).
 _ITEM_TEXT = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+# What ends a paragraph and starts a block, after the line's spaces: a heading, a fence, a quote, a thematic
+# break or a heading's underline (a list item is read before it).
+_INTERRUPTS = re.compile(r"#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|([-*_])[ \t]*(?:\1[ \t]*){2,}$|=+[ \t]*$|-+[ \t]*$")
+_BREAK = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}$")  # a thematic break ("- - -" is no list item)
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+_MOST_LINES = 32  # lines read before the one decided, at most (past them, the items open are not known)
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
+_MARKER_START = frozenset("-*+0123456789")
 _QUOTE = re.compile(r" {0,3}>")
 _TABLE = re.compile(r" {0,3}\|")
 ATX = re.compile(r" {0,3}#{1,6}[ \t]")  # a heading's line: its text follows the #s after a space
@@ -69,25 +77,91 @@ def cols(indent: str) -> int:
     return n
 
 
-def code_indent(before: str) -> int | None:
-    """The columns a line after ``before`` (the text before it, up to and with its line break; "" at the start
-    of the text) must be indented by to be a line of indented code; None when it continues a paragraph."""
-    lines = before.split("\n")[:-1]
-    if not lines:
-        return 4
-    if lines[-1].strip() and not _HEADING.match(lines[-1]):
-        return None  # a paragraph's next line (a "lazy" one): never code
-    for k in range(len(lines) - 1, -1, -1):  # the list item it may continue: the nearest one above
-        line = lines[k]
-        if not line.strip():
+def code_indent(before: str, indent: int, first: str = "", cut: bool = False) -> int | None:
+    """The columns a line ``indent`` columns in, after ``before`` (the text before it, up to and with its line
+    break; "" at the start of the text), must be in by to be a line of indented code; None when it is no code
+    however far in: it continues a paragraph (a "lazy" line), or it is taken for a list item (see below).
+
+    As CommonMark reads list items: the lines before are read in order, keeping the items still open (a line
+    is in each whose content it is as far in as, or continues lazily a paragraph of); a line is code four
+    columns past the content of the innermost item it is in, or past the margin in none ("- a", a blank line,
+    "····x" is the item's second paragraph; "  1. a", a blank line, "····x" is code, the item closed).
+    With ``cut`` the window began in the middle of its first line, so the items open before it are not known
+    until a line at the margin closes them: a line in none of the items in view whose ``first`` character
+    may begin a list marker ("····- b" after a list item's long paragraph) is taken for a nested item."""
+    items, known, paragraph = _open_items(before.split("\n")[:-1], cut)
+    if paragraph:
+        return None
+    k = _inside(items, indent)
+    if not k and not known and first in _MARKER_START:
+        return None
+    return (items[k - 1] if k else 0) + 4
+
+
+def _open_items(lines: list[str], cut: bool) -> tuple[list[int], bool, bool]:
+    """After ``lines`` (the first one only the end of its line, if ``cut``): the content columns of the list
+    items still open, outermost first; whether they are all known (a line at the margin closed those opened
+    before the lines read); and whether the last line is a paragraph's, which the next one continues."""
+    items: list[int] = []
+    known = not cut
+    paragraph = cut and bool(lines and lines[0].strip())
+    fence = ""  # the run that opened the fenced code block the line is in
+    start, fences = max(int(cut), len(lines) - _MOST_LINES), 0
+    for k in range(len(lines) - 1, start, -1):  # read from the last line that closes all items: at the margin
+        line = lines[k]  # after a blank line, out of fences (an even number of fence lines after it)
+        if _FENCE_LINE.match(line):
+            fences += 1
+        elif line[:1] not in " \t" and line.strip() and not lines[k - 1].strip() and not fences % 2:
+            start, known, paragraph = k, True, False
+            break
+    else:
+        if start > int(cut):  # too far back: read as a window cut there
+            known, paragraph = False, bool(lines[start - 1].strip())
+    for line in lines[start:]:
+        lead = len(line) - len(line.lstrip(" \t"))
+        text = line[lead:].rstrip("\r")
+        if not text.strip():
+            paragraph = False
             continue
-        item = _ITEM.match(line)
-        if item is not None:
+        at = cols(line[:lead])
+        k = _inside(items, at)
+        if fence:  # its closing line ends it; the lines in it are code, nothing else
+            run = _FENCE_RUN.match(text)
+            if run and run.group()[0] == fence[0] and len(run.group()) >= len(fence) and not text[run.end():].strip():
+                fence = ""
+            continue
+        if at - (items[k - 1] if k else 0) >= 4:
+            if paragraph:
+                continue  # a paragraph's next line, however far in
+            if known or k or text[0] not in _MARKER_START:
+                del items[k:]  # indented code, in the items it is in
+                continue
+        item = _ITEM.match(line) if not _BREAK.match(text) else None
+        if item is not None and paragraph and k == len(items) and (item.group(3) == "" or (
+                item.group(2)[0].isdigit() and item.group(2)[:-1] != "1")):
+            item = None  # in the paragraph's item, an empty item or a numbered one but from 1 does not interrupt it
+        if item is None and paragraph and not _INTERRUPTS.match(text):
+            continue  # a lazy line: the paragraph goes on, in the items it is in
+        del items[k:]
+        known = known or at < 2  # no item's content is so near the margin: all are closed
+        if item is None and (run := _FENCE_RUN.match(text)) is not None:
+            fence = run.group() if run.group()[0] == "~" or "`" not in text[run.end():] else ""
+        paragraph = item is None and not fence and (not _INTERRUPTS.match(text) or text[0] == ">")  # a quote's too
+        while item is not None:  # "- 1. a" opens two items
             gap = len(item.group(3).expandtabs(4))
-            return cols(item.group(1)) + len(item.group(2)) + (gap if 1 <= gap <= 4 else 1) + 4
-        if line[0] not in " \t" and (k == 0 or not lines[k - 1].strip()):
-            return 4  # a paragraph at the margin, after a blank line: any list above ended there
-    return 4
+            at += len(item.group(2)) + (gap if 1 <= gap <= 4 else 1)
+            items.append(at)
+            paragraph = bool(line[item.end():].strip())
+            item = _ITEM.match(line, item.end()) if 1 <= gap <= 4 else None
+    return items, known, paragraph
+
+
+def _inside(items: list[int], at: int) -> int:
+    """How many of the open list items (their content columns) a line ``at`` columns in is inside."""
+    k = len(items)
+    while k and items[k - 1] > at:
+        k -= 1
+    return k
 
 
 def construct(before: str, line: bool = True) -> str:

@@ -81,12 +81,12 @@ class MarkdownLines:
         return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
 
     def _code_line(self, s: str, j: int, indent: int) -> bool:
-        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
-        the parser is in INDENT)."""
+        """Whether the line whose first character after its ``indent`` columns of spaces is ``s[j]``, in text, is
+        indented code (and then the parser is in INDENT)."""
         if indent < 4:
             return False
         before = self._before(s, j)
-        need = code_indent(before[: before.rfind("\n") + 1])
+        need = code_indent(before[: before.rfind("\n") + 1], indent, s[j], cut=len(before) >= WINDOW)
         if need is None or indent < need:
             return False
         self._mode, self._code_cols = INDENT, need

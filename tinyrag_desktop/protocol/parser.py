@@ -20,10 +20,11 @@ The parser is in one of four modes:
     whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
 ``INDENT``
     Inside an indented code block (CommonMark: a line four columns in, after a blank line or at the start, or
-    four more than the content of the list item it continues; protocol/markdown_context.py decides, for the
-    think splitter too). Blocks here are text. It goes on over blank lines and lines as far in, and ends at
+    four more than the content of the innermost list item it is in; protocol/markdown_context.py decides, for
+    the think splitter too). Blocks here are text. It goes on over blank lines and lines as far in, and ends at
     the first line that is not. A line four columns in that continues a paragraph, or a list item's text
-    ("- a", a blank line, "····<tool …>": the item's second paragraph), is no code: its blocks run.
+    ("- a", a blank line, "····<tool …>": the item's second paragraph; "····- b", a nested item, and
+    "······<tool …>" in it), is no code: its blocks run.
 ``COMMENT``
     Inside an HTML comment, ``<!--`` to ``-->``: the reader never sees it (a Markdown viewer hides it), so
     its blocks are text. One that does not start its line ends at a blank line too, as its paragraph does.
@@ -395,7 +396,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 continue
             if c == "\n":
                 if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._code_line(
-                        s, j + 1, indent := _cols(fence.group(1))):
+                        s, fence.end(1), indent := _cols(fence.group(1))):
                     # A whole fenced block: when its closing line is here too, skip to its end.
                     run = fence.group(2) or fence.group(3)
                     end = self._past_closing_line(s, fence.end(), run[0], len(run), indent)

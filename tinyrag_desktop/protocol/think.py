@@ -162,7 +162,7 @@ class ThinkSplitter:
                 if self._fence:
                     self._line = _SKIP
                 else:
-                    self._line = _SKIP if self._indented(s, pos, cols(s[pos:indent]), indent == newline) else _TEXT
+                    self._line = _SKIP if self._indented(s, pos, indent, newline) else _TEXT
             if self._line == _TEXT:
                 stop = newline if newline >= 0 else _undecided(s, pos)
                 for m in _TEXT_TOKEN.finditer(s, pos, stop):
@@ -196,15 +196,17 @@ class ThinkSplitter:
         self._recent = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
         return [(TEXT, s[i:pos])] if pos > i else []
 
-    def _indented(self, s: str, pos: int, indent: int, blank: bool) -> bool:
-        """Whether the line starting at ``s[pos]``, ``indent`` columns in, is a line of indented code."""
+    def _indented(self, s: str, pos: int, first: int, newline: int) -> bool:
+        """Whether the line starting at ``s[pos]``, its first character after its spaces ``s[first]`` (its line
+        break ``s[newline]``, if it is blank), is a line of indented code."""
+        indent, blank = cols(s[pos:first]), first == newline
         if self._code and (blank or indent >= self._code):
             return True
         self._code = 0
         if indent < 4 or blank:
             return False
         before = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
-        need = code_indent(before)
+        need = code_indent(before, indent, s[first], cut=len(before) >= WINDOW)
         if need is None or indent < need:
             return False
         self._code = need
