@@ -38,7 +38,8 @@ def test_the_domain_suffixes_are_the_supported_extensions_that_are_top_level_dom
 
 def test_a_dropped_name_that_may_be_a_web_site_is_said_so() -> None:
     assert items_from_urls([], "foo.ml") == []
-    assert left_out([], "foo.ml") == ["“foo.ml” (no such file or folder; if you meant the web site, write https://foo.ml)"]
+    assert left_out([], "foo.ml") == [
+        "“foo.ml” (no such file or folder; if you meant the web site, write https://foo.ml)"]
     assert left_out([], "notes.txt") == ["“notes.txt” (no such file or folder)"]
 
 

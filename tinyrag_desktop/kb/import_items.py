@@ -18,7 +18,7 @@ from ..hidden_text import first_hidden
 from ..natural_order import natural_key
 from ..paths import UnknownHome, expand_home
 from .code_files import CODE_TYPES, LOCK_FILES
-from .errors import FetchError, UnsupportedFile
+from .errors import UnsupportedFile
 from .import_report import Failure, ImportReport
 from .own_data import OWN_FILES, data_folder_around, is_data_folder, is_own_file
 from .readers import SAMPLE_BYTES, SUPPORTED, file_type, is_compressed, sniff, with_utf16_bom
@@ -421,10 +421,10 @@ DOMAIN_SUFFIXES = frozenset({".cc", ".java", ".md", ".ml", ".mm", ".pl", ".pm", 
 # most often named in the wrong folder, and were all offered as "https://README.md"; sites under those domains
 # are few. Sites under .pl (Poland), .rs (Serbia: rustup.rs, docs.rs), .cc, .ml, .pm and .mm are common.
 _SITE_SUFFIXES = DOMAIN_SUFFIXES - {".md", ".py", ".sh", ".java", ".properties"}
-# … and only for a name written as host names are: lower case letters, digits and hyphens, in parts between
-# dots. A file's name often is not: README.pl, CHANGELOG.rs and LICENSE.cc are in capitals (as are Perl's
-# Module.pm and Objective-C's AppDelegate.mm), and my_parser.ml holds "_", which no host name does.
-_SITE_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)+")
+# … and only for a name written as host names are: lower case letters, digits and hyphens, in parts of 63 at
+# most between dots. A file's name often is not: README.pl, CHANGELOG.rs and LICENSE.cc are in capitals (as are
+# Perl's Module.pm and Objective-C's AppDelegate.mm), and my_parser.ml holds "_", which no host name does.
+_SITE_NAME = re.compile(r"[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+")
 
 
 def why_missing(value: str) -> str:
@@ -445,20 +445,9 @@ def why_missing(value: str) -> str:
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
                     or suffix not in SUPPORTED):
         return f"no such file or folder; to import a web page, write {address}"
-    if address and suffix in _SITE_SUFFIXES and _SITE_NAME.fullmatch(value) and _storable(address):
+    if address and suffix in _SITE_SUFFIXES and _SITE_NAME.fullmatch(value):
         return f"no such file or folder; if you meant the web site, write {address}"
     return "no such file or folder"
-
-
-def _storable(address: str) -> bool:
-    """Whether ``address`` could be imported as it is (no part of its server's name too long, say)."""
-    from .web import normalize_url
-
-    try:
-        normalize_url(address)
-    except FetchError:
-        return False
-    return True
 
 
 def _not_a_file(path: Path) -> str:

@@ -273,8 +273,8 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
         unmapped, pages = pdf.unmapped, pdf.pages
     if not any(b.kind != "heading" for b in blocks):
         if unmapped:
-            raise NoText(f"no readable text found ({UNREADABLE_FONTS}: run it through text recognition (OCR), or save "
-                         "it as PDF again from the program that made it)")
+            raise NoText(f"no readable text found ({UNREADABLE_FONTS}: run it through text recognition (OCR), "
+                         "or save it as PDF again from the program that made it)")
         raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
                      "run it through text recognition (OCR) first)")
     notes = ()

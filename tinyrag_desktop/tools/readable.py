@@ -305,8 +305,8 @@ def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | Non
     except ReadError as exc:
         raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
     if not pdf.pages and pdf.unreadable:
-        raise UnreadableContent(f"The PDF's text cannot be read: {UNREADABLE_FONTS}. Text recognition (OCR) would "
-                                "read it.")
+        raise UnreadableContent(f"The PDF's text cannot be read: {UNREADABLE_FONTS}. Text recognition (OCR) "
+                                "would read it.")
     if not pdf.pages:
         raise UnreadableContent("The PDF has no text layer (it may be scanned images).")
     return Readable(pdf.title, "\n\n".join(pdf.pages), "pdf", _left_out(pdf.unreadable, pdf.count, pdf.read))
