@@ -114,6 +114,7 @@ def test_kb_add_dev_stdin_says_it_is_a_pipe(tmp_path: Path) -> None:
     ("rustup.rs", "; if you meant the web site, write https://rustup.rs"),
     ("example.pl/page", "; to import a web page, write https://example.pl/page"),
     ("report.docx", ""),  # .docx is no domain
+    ("README.md", ""),  # a document named in the wrong folder, no web site (see test_domain_like_names.py)
 ])
 def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

@@ -38,5 +38,29 @@ def test_the_domain_suffixes_are_the_supported_extensions_that_are_top_level_dom
 
 def test_a_dropped_name_that_may_be_a_web_site_is_said_so() -> None:
     assert items_from_urls([], "foo.ml") == []
-    assert left_out([], "foo.ml") == ["“foo.ml” (no such file or folder; if you meant the web site, add https://foo.ml)"]
+    assert left_out([], "foo.ml") == [
+        "“foo.ml” (no such file or folder; if you meant the web site, write https://foo.ml)"]
     assert left_out([], "notes.txt") == ["“notes.txt” (no such file or folder)"]
+
+
+@pytest.mark.parametrize("name, a_site", [
+    # the documents most often named in the wrong folder: "if you meant the web site, write https://README.md"
+    ("README.md", False), ("notes.md", False), ("setup.py", False), ("CHANGELOG.md", False), ("install.sh", False),
+    ("Main.java", False), ("gradle.properties", False),
+    # written as no host name is: in capitals, or with "_"
+    ("LICENSE.pl", False), ("Module.pm", False), ("my_parser.ml", False),
+    ("foo.ml", True), ("allegro.pl", True), ("rustup.rs", True), ("example.cc", True),
+])
+def test_only_a_name_written_as_a_web_site_is_hinted_to_be_one_by_kb_add_and_the_panel_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        name: str, a_site: bool) -> None:
+    monkeypatch.chdir(tmp_path)
+    reason = "no such file or folder" + (f"; if you meant the web site, write https://{name}" if a_site else "")
+    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), name)
+    assert code == 1 and f"{name}: {reason}\n" in err, err
+    assert left_out([], name) == [f"“{name}” ({reason})"]
+
+
+def test_a_dropped_file_link_to_nothing_is_said_missing_not_an_address(tmp_path: Path) -> None:
+    [said] = left_out([], (tmp_path / "gone.md").as_uri())
+    assert said.startswith("“file://") and said.endswith("gone.md” (no such file or folder)")

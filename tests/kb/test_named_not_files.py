@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.kb.cli_run import run_main
 from tests.kb.test_panel import _import as _panel_import
 from tinyrag_desktop.kb import ImportItem
 
@@ -44,16 +45,50 @@ def test_kb_add_of_a_device_says_it_is_one(tmp_path):
     assert "failed: /dev/null: a device, not a file\n" in proc.stderr
 
 
-def test_kb_add_of_the_kernels_messages_ends_in_words(tmp_path):
-    """/proc/kmsg is a regular file by its look (0 bytes) whose read waits for the kernel's next message. Read
-    without waiting, what the kernel has not said yet is not waited for (what it had said is taken from
-    whoever reads /proc/kmsg, as any reader of it does)."""
-    if not os.access("/proc/kmsg", os.R_OK):
-        pytest.skip("needs /proc/kmsg readable (Linux, as root)")
-    proc = _kb_add(tmp_path / "data", "/proc/kmsg")
-    assert proc.returncode == 1
-    assert "failed: /proc/kmsg: it has nothing to read until the system writes to it (a stream of messages, " \
-           "not a document)\n" in proc.stderr
+WAITS_WORDS = "it has nothing to read until the system writes to it (a stream of messages, not a document)"
+
+
+def test_a_file_with_nothing_to_read_yet_is_refused_in_words(tmp_path, capsys, monkeypatch):
+    """A file that looks regular (0 bytes, as /proc's do) whose read would wait: read without waiting, the
+    system says "try again" (EAGAIN), and it is refused with that reason, never waited on."""
+    (tmp_path / "feed").touch()
+    inode = (tmp_path / "feed").stat().st_ino
+    read = os.read
+
+    def read_waiting(fd: int, size: int) -> bytes:
+        if os.fstat(fd).st_ino == inode:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return read(fd, size)
+
+    monkeypatch.setattr(os, "read", read_waiting)
+    code, out, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), str(tmp_path / "feed"))
+    assert code == 1 and f"failed: {tmp_path / 'feed'}: {WAITS_WORDS}\n" in err, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/kmsg").is_file(), reason="no /proc/kmsg here (Linux only)")
+@pytest.mark.parametrize("link", [False, True])
+def test_kb_add_of_the_kernels_messages_refuses_it_unopened(tmp_path, capsys, monkeypatch, link):
+    """/proc/kmsg, by its own name or a link's, is refused before it is opened: its first read, even without
+    waiting, took the kernel's queued messages away from the system logger (as root); and where root may not
+    read it (no CAP_SYSLOG) the open failed with "Operation not permitted" instead of saying what it is."""
+    named = "/proc/kmsg"
+    if link:
+        (tmp_path / "messages").symlink_to(named)
+        named = str(tmp_path / "messages")
+    opened: list[str] = []
+    open_file = os.open
+
+    def guarded(path, *args, **kwargs):
+        if os.path.realpath(path) == "/proc/kmsg":
+            opened.append(os.fspath(path))
+            raise PermissionError(1, "Operation not permitted", os.fspath(path))
+        return open_file(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded)
+    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), named)
+    assert opened == []
+    assert code == 1 and f"failed: /proc/kmsg: {WAITS_WORDS}\n" in err, err
 
 
 @needs_fifo

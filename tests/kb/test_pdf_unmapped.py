@@ -53,7 +53,7 @@ HARBOUR = "Harbour lights are lit at dusk and put out at dawn by the keeper."
 def test_a_pdf_without_a_unicode_map_is_refused_in_plain_words():
     with pytest.raises(NoText) as caught:
         read_bytes(_pdf([("type0", HARBOUR), ("type0", HARBOUR)]), "pdf", "printed.pdf")
-    assert str(caught.value).startswith("no readable text found (its fonts do not say which letters they show")
+    assert str(caught.value).startswith("no readable text found (the fonts there do not say which letters they show")
     assert "OCR" in str(caught.value)
 
 
@@ -64,8 +64,8 @@ def test_the_readable_pages_are_kept_and_the_others_said(tmp_path, data_dir):
         report = Importer(kb).run([str(path)])
         assert report.added == [str(path)]
         assert [n.reason for n in report.notes] == [
-            'the text of page 2 was left out (its fonts do not say which letters they show, so the text read '
-            'from it would be gibberish like "$HGH$HGH")']
+            'the text of page 2 was left out (the fonts there do not say which letters they show, so the text '
+            'read from them would be gibberish like "$HGH$HGH")']
         assert [c.text for c in kb.chunks(kb.sources()[0].id)] == ["Tide tables for the harbour."]
 
 

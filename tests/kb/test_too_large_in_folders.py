@@ -30,3 +30,30 @@ def test_a_too_large_file_is_skipped_in_a_folder_and_fails_named_by_itself(data_
     assert not in_folder.failed, in_folder.failed
     assert [(f.location.rsplit("/", 1)[-1], f.reason) for f in in_folder.skipped] == [(name, reason)]
     assert [f.reason for f in named.failed] == [reason]
+
+
+def test_a_file_that_says_0_bytes_and_holds_more_than_the_limit_fails_named_by_itself(
+        data_dir, tmp_path, monkeypatch):
+    """A file of /proc says it holds 0 bytes, and may hold more than the limit: what is read is measured, and
+    past the limit the file fails as too large, not imported cut short."""
+    from pathlib import Path
+
+    dump = tmp_path / "dump.txt"
+    dump.write_bytes(_DUMP)
+    stat = Path.stat
+
+    class SaysEmpty:
+        """``dump.txt``'s look, as /proc's files say theirs: 0 bytes."""
+
+        def __init__(self, real):
+            self._real = real
+
+        def __getattr__(self, name):
+            return 0 if name == "st_size" else getattr(self._real, name)
+
+    monkeypatch.setattr(Path, "stat", lambda self, **kw: SaysEmpty(stat(self, **kw)) if self == dump
+                        else stat(self, **kw))
+    with open_store(data_dir) as kb:
+        named = Importer(kb, max_file_bytes=2**20).run([str(dump)])
+    assert [f.reason for f in named.failed] == ["too large (more than the limit of 1 MB)"]
+    assert not named.added

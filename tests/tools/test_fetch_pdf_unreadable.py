@@ -16,12 +16,12 @@ from tinyrag_desktop.tools.web import url_fetch
 from .conftest import LoopbackServer
 
 TIDES = "Tide tables for the harbour."
-WHY = ("the fonts there do not say which letters they show (no Unicode map), so the text read from them would be "
-       "gibberish")
+WHY = ('the fonts there do not say which letters they show, so the text read from them would be gibberish like '
+       '"$HGH$HGH"')
 
 
-def _ctx(data_dir: Path) -> ToolContext:
-    return ToolContext(settings={"url_fetch_allow_private": True}, data_dir=data_dir)
+def _ctx(data_dir: Path, **settings: object) -> ToolContext:
+    return ToolContext(settings={"url_fetch_allow_private": True, **settings}, data_dir=data_dir)
 
 
 async def test_the_pages_left_out_are_named(server: LoopbackServer, data_dir: Path) -> None:
@@ -60,3 +60,26 @@ async def test_a_readable_pdf_has_no_note(server: LoopbackServer, data_dir: Path
     url = server.static("/tides.pdf", _pdf([("helvetica", TIDES)]), "application/pdf")
     result = await url_fetch(url, _ctx(data_dir))
     assert result.text.endswith(f"[page 1]\n{TIDES}")
+
+
+async def test_pages_left_out_of_a_pdf_read_in_part_are_counted_among_those_read(
+        server: LoopbackServer, data_dir: Path) -> None:
+    # reading stops once the text wanted is in hand (200 characters here), on page 4 of 10: it said "[2 of the
+    # 10 pages were left out …]", as though the other six had been read and kept
+    first, fourth = "Tides. " * 9, "Moorings are free in winter. " * 6
+    pdf = _pdf([("helvetica", first), ("type0", HARBOUR), ("type0", HARBOUR), ("helvetica", fourth)]
+               + [("helvetica", "Buoys are red to port.")] * 6)
+    url = server.static("/harbour.pdf", pdf, "application/pdf")
+    result = await url_fetch(url, _ctx(data_dir, result_max_chars=200))
+    assert result.text.endswith(f"[2 of the 4 pages read (of 10) were left out (pages 2, 3): {WHY}. They are not "
+                                "in the text above.]")
+    assert "Buoys" not in result.text
+
+
+async def test_one_page_left_out_of_a_pdf_read_in_part_is_counted_among_those_read(
+        server: LoopbackServer, data_dir: Path) -> None:
+    pdf = _pdf([("type0", HARBOUR), ("helvetica", "Tides. " * 40)] + [("helvetica", "Buoys are red to port.")] * 3)
+    url = server.static("/harbour.pdf", pdf, "application/pdf")
+    result = await url_fetch(url, _ctx(data_dir, result_max_chars=200))
+    assert result.text.endswith(f"[Page 1 of the 2 pages read (of 5) was left out: {WHY}. It is not in the text "
+                                "above.]")

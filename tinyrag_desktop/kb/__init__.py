@@ -6,6 +6,7 @@ the panel and ``kb`` command line use :func:`open_store` and :class:`Importer`.
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 import threading
 import weakref
@@ -29,7 +30,7 @@ __all__ = [
     "CannotWrite", "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport",
     "Importer", "KnowledgeBase", "Progress", "ReadError", "ReadOnlyStore", "SourceInfo", "StoreError",
     "StoreLocked", "UnsupportedFile", "db_path", "has_documents", "Hits", "open_readonly", "open_store",
-    "query_terms", "release", "search", "search_connection", "warm_vectors",
+    "query_terms", "release", "search", "search_connection", "warm_vectors", "why_missing",
 ]
 
 
@@ -121,16 +122,15 @@ def release(data_dir: Path | None = None) -> None:
         tidy(data_dir)
 
 
-_LAZY = {"ImportItem", "Importer", "ImportReport", "Progress", "Failure"}
+_LAZY = {"ImportItem": "ingest", "Importer": "ingest", "ImportReport": "ingest", "Progress": "ingest",
+         "Failure": "ingest", "why_missing": "import_items"}
 
 
 def __getattr__(name: str) -> object:
     # The import machinery pulls in lxml, httpx and the document readers: only load it when used, so
     # ``kb search``, the engine's per-request check and the command line's start-up stay quick.
     if name in _LAZY:
-        from . import ingest
-
-        return getattr(ingest, name)
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

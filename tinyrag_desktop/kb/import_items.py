@@ -4,6 +4,7 @@ the files they hold, and why a path is left out of a folder's import or cannot b
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import re
 import stat
@@ -302,20 +303,47 @@ def _tool_folder(parent: str, name: str) -> str:
             (m for m in _PROJECT_MARKS if os.path.isfile(os.path.join(parent, m))), None)):
         return f"a build folder ({name}, beside {mark}): what a build made, not documents"
     try:
-        if _sample(Path(folder, "CACHEDIR.TAG"), len(_CACHE_TAG)) == _CACHE_TAG:
+        if read_now(Path(folder, "CACHEDIR.TAG"), len(_CACHE_TAG)) == _CACHE_TAG:
             return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
     except OSError:
         pass
     return ""
 
 
-def _sample(file: Path, size: int = SAMPLE_BYTES) -> bytes:
-    """The first ``size`` bytes of the regular file ``file``, read without waiting (see read_now)."""
-    return read_now(file, size)
-
-
 # Why a file is not read: what it gives comes only when the system writes it (/proc/kmsg, the kernel's messages).
 WAITS = "it has nothing to read until the system writes to it (a stream of messages, not a document)"
+# Files that look regular (0 bytes, as all of /proc's do) whose every read takes what it gives away from the
+# system: /proc/kmsg's first read, even without waiting, took the kernel's queued messages from the system
+# logger (as root). They are refused unopened, whatever name leads to them.
+_STREAM_FILES = ("/proc/kmsg",)
+
+
+@functools.cache
+def _streams() -> frozenset[tuple[int, int]]:
+    """The (device, inode) of each of _STREAM_FILES here that is a regular file: a container may hide one
+    behind /dev/null, which must still be called a device."""
+    found = set()
+    for name in _STREAM_FILES:
+        try:
+            status = os.stat(name)
+        except OSError:  # no such file (not Linux), or /proc not there
+            continue
+        if stat.S_ISREG(status.st_mode):
+            found.add((status.st_dev, status.st_ino))
+    return frozenset(found)
+
+
+def _is_stream(file: Path) -> bool:
+    """Whether ``file`` is one of _STREAM_FILES, by any name (a link, /proc/self/root/proc/kmsg): known by
+    what it is, one stat, rather than by its real path, which looks at each folder on the way (read_now
+    runs for each program in a folder's listing)."""
+    if not _streams():
+        return False
+    try:
+        status = os.stat(file)
+    except OSError:  # the open says why
+        return False
+    return (status.st_dev, status.st_ino) in _streams()
 
 
 class NotReadNow(OSError):
@@ -326,7 +354,10 @@ def read_now(file: Path, most: int) -> bytes:
     """Up to ``most`` bytes of the regular file ``file``, read without waiting for more. A listing looks into
     files this way, and a file named by itself is read so: a named pipe waited for a writer forever on open,
     and /proc/kmsg waits for the kernel's next message on read (``kb add /proc`` and ``kb add /proc/kmsg``
-    hung); each raises NotReadNow instead, with a reason (WAITS, or what it is: see _not_a_file)."""
+    hung); each raises NotReadNow instead, with a reason (WAITS, or what it is: see _not_a_file). /proc/kmsg
+    is refused unopened (see _STREAM_FILES)."""
+    if _is_stream(file):
+        raise NotReadNow(errno.EAGAIN, WAITS)
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         status = os.fstat(fd)
@@ -385,12 +416,22 @@ def _deleted(location: str) -> bool:
 # of this list checks): "foo.ml" names an OCaml file or the web site of that name in Mali, and neither
 # reading is taken for the other (the file's name may be mistyped; a script's missing file must fail).
 DOMAIN_SUFFIXES = frozenset({".cc", ".java", ".md", ".ml", ".mm", ".pl", ".pm", ".properties", ".py", ".rs", ".sh"})
+# Those after which a missing file's name is said to be perhaps a web site's. Not .md, .py, .sh, .java and
+# .properties: README.md, notes.md, setup.py, install.sh, Main.java and application.properties are the files
+# most often named in the wrong folder, and were all offered as "https://README.md"; sites under those domains
+# are few. Sites under .pl (Poland), .rs (Serbia: rustup.rs, docs.rs), .cc, .ml, .pm and .mm are common.
+_SITE_SUFFIXES = DOMAIN_SUFFIXES - {".md", ".py", ".sh", ".java", ".properties"}
+# … and only for a name written as host names are: lower case letters, digits and hyphens, in parts of 63 at
+# most between dots. A file's name often is not: README.pl, CHANGELOG.rs and LICENSE.cc are in capitals (as are
+# Perl's Module.pm and Objective-C's AppDelegate.mm), and my_parser.ml holds "_", which no host name does.
+_SITE_NAME = re.compile(r"[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+")
 
 
 def why_missing(value: str) -> str:
-    """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
-    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not; one
-    whose extension is a domain too, "foo.ml", gets the address as a possibility: see DOMAIN_SUFFIXES)."""
+    """Why the path ``value``, which names nothing here, was not imported (``kb add`` and the Knowledge panel
+    say it alike): with a hint when it looks like standard input ("-") or a web address without its scheme
+    (a document's name, "notes.txt", does not; "foo.ml" gets the web site as a possibility, "README.md" does
+    not: see _SITE_SUFFIXES)."""
     from .web import typed_address  # httpx and lxml load with it: only for a path that names nothing
 
     if value == "-":
@@ -404,7 +445,7 @@ def why_missing(value: str) -> str:
     if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
                     or suffix not in SUPPORTED):
         return f"no such file or folder; to import a web page, write {address}"
-    if address and suffix in DOMAIN_SUFFIXES:
+    if address and suffix in _SITE_SUFFIXES and _SITE_NAME.fullmatch(value):
         return f"no such file or folder; if you meant the web site, write {address}"
     return "no such file or folder"
 
@@ -513,7 +554,7 @@ def _not_importable(file: Path) -> str:
         if file.stat().st_size == 0:  # as the import says of it; not read: /proc's files all say 0 bytes
             return "the file is empty"
         try:
-            found = sniff(with_utf16_bom(_sample(file)))
+            found = sniff(with_utf16_bom(read_now(file, SAMPLE_BYTES)))
         except OSError as exc:
             return f"could not be read ({exc.strerror or exc.__class__.__name__})"
         if found not in (None, "pdf"):
@@ -531,7 +572,7 @@ def _generated(file: Path) -> str:
     if ".min." in file.name.lower():
         return "a minified file (.min.): a program's compressed copy, not written to be read"
     try:
-        start = _sample(file)
+        start = read_now(file, SAMPLE_BYTES)
     except OSError:
         return ""  # the import says why it cannot be read
     if max(map(len, start.split(b"\n")), default=0) >= _GENERATED_LINE:

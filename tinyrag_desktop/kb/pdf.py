@@ -212,29 +212,29 @@ def _without_pages(data: bytes) -> bool:
 @dataclass(frozen=True, slots=True)
 class PageTexts:
     """What url_fetch reads of a PDF (pdf_pages): its title, the texts of its pages read ("[page N]" and the
-    text), the numbers (from 1) of those whose text was left out as unreadable (see _guessed), and how many
-    pages it has."""
+    text), the numbers (from 1) of those whose text was left out as unreadable (see _guessed), how many
+    pages it has, and how many of them were read (fewer when the text wanted was in hand before the end)."""
 
     title: str
     pages: tuple[str, ...]
     unreadable: tuple[int, ...]
     count: int
+    read: int
 
 
 def pdf_pages(data: bytes, max_chars: int) -> PageTexts:
     """A PDF's pages' texts (pages without text left out), page by page until ``max_chars`` characters are in
     hand (url_fetch's reading). Raises ReadError."""
     pages: list[str] = []
-    total = 0
+    total = read = 0
     with PdfFile(data) as pdf:
-        for index in range(pdf.pages):
-            text = pdf.page_text(index).strip()
+        while read < pdf.pages and total < max_chars:
+            text = pdf.page_text(read).strip()
+            read += 1
             if text:
-                pages.append(f"[page {index + 1}]\n{text}")
+                pages.append(f"[page {read}]\n{text}")
                 total += len(text)
-            if total >= max_chars:
-                break
-        return PageTexts(pdf.title, tuple(pages), tuple(i + 1 for i in pdf.unmapped), pdf.pages)
+        return PageTexts(pdf.title, tuple(pages), tuple(i + 1 for i in pdf.unmapped), pdf.pages, read)
 
 
 # ---- a PDF's text as blocks -----------------------------------------------------------------------------
@@ -273,20 +273,21 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
         unmapped, pages = pdf.unmapped, pdf.pages
     if not any(b.kind != "heading" for b in blocks):
         if unmapped:
-            raise NoText(f"no readable text found ({_UNMAPPED}: run it through text recognition (OCR), or save "
-                         "it as PDF again from the program that made it)")
+            raise NoText(f"no readable text found ({UNREADABLE_FONTS}: run it through text recognition (OCR), "
+                         "or save it as PDF again from the program that made it)")
         raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
                      "run it through text recognition (OCR) first)")
     notes = ()
     if unmapped:
         which = f"page {unmapped[0] + 1}" if len(unmapped) == 1 else f"{len(unmapped)} of its {pages} pages"
-        notes = (f"the text of {which} was left out ({_UNMAPPED})",)
+        notes = (f"the text of {which} was left out ({UNREADABLE_FONTS})",)
     return Document(title, "pdf", tuple(blocks), notes=notes)
 
 
-# Why a page's text is left out, when its fonts do not map their glyphs to letters (see _guessed).
-_UNMAPPED = ("its fonts do not say which letters they show, so the text read from it would be gibberish "
-             "like \"$HGH$HGH\"")
+# Why a page's text is left out, when its fonts do not map their glyphs to letters (see _guessed): said by
+# imports and by url_fetch, of a page, of pages and of a whole PDF.
+UNREADABLE_FONTS = ("the fonts there do not say which letters they show, so the text read from them would be "
+                    "gibberish like \"$HGH$HGH\"")
 
 
 # Running heads and feet: the lines at the top and bottom of a page that repeat from page to page with

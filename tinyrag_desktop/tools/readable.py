@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..entities import unescape
 from ..kb.html_encoding import bom_codec, web_text
+from ..kb.pdf import UNREADABLE_FONTS
 from .errors import ToolError
 
 if TYPE_CHECKING:
@@ -304,29 +305,30 @@ def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | Non
     except ReadError as exc:
         raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
     if not pdf.pages and pdf.unreadable:
-        raise UnreadableContent(f"The PDF's text cannot be read: {_UNMAPPED}. Text recognition (OCR) would "
-                                "read it.")
+        raise UnreadableContent(f"The PDF's text cannot be read: {UNREADABLE_FONTS}. Text recognition (OCR) "
+                                "would read it.")
     if not pdf.pages:
         raise UnreadableContent("The PDF has no text layer (it may be scanned images).")
-    return Readable(pdf.title, "\n\n".join(pdf.pages), "pdf", _left_out(pdf.unreadable, pdf.count))
+    return Readable(pdf.title, "\n\n".join(pdf.pages), "pdf", _left_out(pdf.unreadable, pdf.count, pdf.read))
 
 
-# Why a PDF page's text is left out (kb.pdf._guessed): read, it would be glyph numbers ("$HGH$HGH").
-_UNMAPPED = ("the fonts there do not say which letters they show (no Unicode map), so the text read from them "
-             "would be gibberish")
 _PAGES_NAMED = 10  # a note names at most so many of the pages left out
 
 
-def _left_out(pages: tuple[int, ...], count: int) -> str:
-    """The note that the PDF's ``pages`` (numbers from 1, of ``count``) were left out as unreadable; "" for none."""
+def _left_out(pages: tuple[int, ...], count: int, read: int) -> str:
+    """The note that the PDF's ``pages`` (numbers from 1, of the ``read`` first of its ``count``) were left out
+    as unreadable; "" for none. Of a PDF whose reading stopped with the text wanted in hand, the pages are
+    counted among those read: "2 of the 100 pages" said of 5 pages read made the rest seem read and kept."""
     if not pages:
         return ""
+    pages_read = f"the {read} pages read (of {count})" if read < count else ""
     if len(pages) == 1:
-        return f"[Page {pages[0]} of {count} was left out: {_UNMAPPED}. It is not in the text above.]"
+        return (f"[Page {pages[0]} of {pages_read or count} was left out: {UNREADABLE_FONTS}. It is not in the "
+                "text above.]")
     named = ", ".join(map(str, pages[:_PAGES_NAMED]))
     more = f" and {len(pages) - _PAGES_NAMED} more" if len(pages) > _PAGES_NAMED else ""
-    return (f"[{len(pages)} of the {count} pages were left out (pages {named}{more}): {_UNMAPPED}. They are not "
-            "in the text above.]")
+    return (f"[{len(pages)} of {pages_read or f'the {count} pages'} were left out (pages {named}{more}): "
+            f"{UNREADABLE_FONTS}. They are not in the text above.]")
 
 
 def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int,

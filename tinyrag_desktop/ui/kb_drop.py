@@ -17,8 +17,7 @@ from urllib.parse import unquote_to_bytes
 
 from PySide6.QtCore import QUrl
 
-from ..kb import ImportItem
-from ..kb.import_items import DOMAIN_SUFFIXES
+from ..kb import ImportItem, why_missing
 from ..kb.readers import SUPPORTED
 from ..paths import expand_home
 from .kb_address import web_address_problem, with_scheme
@@ -57,7 +56,8 @@ def _read(urls: Sequence[QUrl], text: str) -> tuple[list[ImportItem], list[str]]
     for line in lines:
         found = _line_items(line)
         if found is None:
-            left.append(f"“{elided(showable(line))}” ({_why_not_there(line)})")
+            # said as kb add says it (a file:// link by the path it names, not as an address to fetch)
+            left.append(f"“{elided(showable(line))}” ({why_missing(ImportItem.parse(line).value)})")
         elif found:
             items += found
         else:
@@ -90,14 +90,6 @@ def _line_items(line: str) -> list[ImportItem] | None:
     # a sentence, "see https://example.org/guide (the part on tools)": its links, without the brackets and
     # full stop around them
     return [ImportItem("url", link.rstrip(".,;:!?)]}>'\"”’")) for link in _LINK.findall(line)]
-
-
-def _why_not_there(line: str) -> str:
-    """Why a line naming no file or folder is not imported; a name whose extension is a web domain too
-    ("foo.ml", an OCaml file or a site in Mali) is given the web site it may mean, as ``kb add`` gives it."""
-    if "/" not in line and Path(line).suffix.lower() in DOMAIN_SUFFIXES and not web_address_problem(line):
-        return f"no such file or folder; if you meant the web site, add {with_scheme(line)}"
-    return "no such file or folder"
 
 
 def _file_item(url: QUrl) -> ImportItem:
