@@ -342,6 +342,42 @@ def test_a_regenerate_that_brings_nothing_keeps_the_old_answer(make_window, serv
     assert [r[2] for r in _stored(data, chat_id)] == ["A question", "A better answer."]
 
 
+@pytest.mark.parametrize("ending", ["stopped shorter", "cut shorter", "stopped longer"])
+def test_a_regenerate_stopped_or_failed_while_shorter_keeps_the_old_answer(make_window, server, qloop, tmp_path,
+                                                                           ending):
+    """Stop two seconds into a Regenerate replaced a whole answer with its first words, marked stopped."""
+    data, old = tmp_path / "data", STORY[:200]
+    server.queue(Stream(tokens(old)))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    chat_id = win.chat_id
+    # the new answer comes slowly, or breaks after 60 characters
+    server.queue(Stream(tokens(STORY, 6), delay=0.01) if ending != "cut shorter" else
+                 Stream(tokens(STORY, 6), cut_after=10))
+    finished = wait_signal(win.answerFinished, timeout=30)
+    assert win.regenerate()
+    if ending != "cut shorter":
+        shown = 60 if ending == "stopped shorter" else len(old)
+        qloop.run(wait_until(lambda: len(win.view.answers()[-1].content()) > shown))
+        win.stop()
+    outcome = qloop.run(finished)
+    rows = _stored(data, chat_id)
+    shown = win.view.answers()
+    said = win.statusBar().currentMessage()
+    if ending == "stopped longer":  # the new answer had more: it is the one kept, as it was stopped
+        assert outcome == "stopped" and len(rows) == 2 and rows[1][1] == "stopped"
+        assert len(rows[1][2]) > len(old) and STORY.startswith(rows[1][2])
+        assert [a.content() for a in shown] == [rows[1][2]]
+        return
+    assert [r[2] for r in rows] == ["A question", old] and rows[1][1] == "done"
+    assert [a.content() for a in shown] == [old] and shown[0].error is None and shown[0].regenerate_offered()
+    assert said.endswith("The earlier answer is kept.")
+    if ending == "stopped shorter":
+        assert outcome == "stopped" and said.startswith("Stopped while the new answer was shorter.")
+    else:
+        assert outcome == "error" and said.startswith("Could not answer again: ")
+
+
 def test_an_answer_that_could_not_be_saved_is_replaced_by_regenerate(make_window, server, qloop, tmp_path,
                                                                      monkeypatch):
     data = tmp_path / "data"

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from tests.sse_server import Stream
 from tinyrag_desktop.ui.busy_close import busy_words
 
-from .conftest import held_answer, tokens, wait_until
+from .conftest import held_answer, tokens, wait_signal, wait_until
 from .test_run_go import FOREVER, _go_segment, _workers
 
 STORY = "Hello there, this is a long answer."
@@ -181,7 +181,7 @@ def test_quitting_during_an_import_asks_with_how_far_it_is(make_window, server, 
 
 
 def test_the_words_name_everything_under_way():
-    text, details = busy_words(["answer", "go", "import"], (12, 1500), waiting=2)
+    text, details = busy_words(["answer", "go", "import"], (12, 1500), waiting=(2, 0))
     assert text == ("An answer is still being written, a Go program is still running and the knowledge base "
                     "import is still running (12 of 1,500 sources done). Quit anyway?")
     assert "The 2 questions waiting for it stay in their chats, not asked, with Retry." in details
@@ -259,6 +259,59 @@ def test_an_answer_written_in_another_chat_is_named(make_window, server, qloop, 
     box.defaultButton().click()
     gate.opened.set()
     assert qloop.run(finished) == "done"
+
+
+@pytest.mark.parametrize(("waiting", "said"), [
+    ((1, 0), "The question waiting for it stays in its chat, not asked, with Retry."),
+    ((3, 0), "The 3 questions waiting for it stay in their chats, not asked, with Retry."),
+    ((0, 1), "The new answer waiting for it is not written: its chat keeps the answer it had."),
+    ((0, 2), "The 2 new answers waiting for it are not written: their chats keep the answers they had."),
+    ((1, 1), "The question waiting for it stays in its chat, not asked, with Retry. The new answer waiting too is "
+             "not written: its chat keeps the answer it had."),
+    ((2, 3), "The 2 questions waiting for it stay in their chats, not asked, with Retry. The 3 new answers waiting "
+             "too are not written: their chats keep the answers they had."),
+])
+def test_the_words_for_what_waits_agree_with_how_many_and_what_it_is(waiting, said):
+    assert busy_words(["answer"], waiting=waiting)[1].endswith(f"marked as stopped. {said}")
+
+
+@pytest.mark.parametrize("waiting", ["a regenerate", "a regenerate and a question"])
+def test_the_quit_question_says_what_a_waiting_regenerate_and_question_become(make_window, server, qloop, qtbot,
+                                                                             waiting):
+    """With an answer written in one chat and a Regenerate waiting in another, Ctrl+Q said "The question
+    waiting for it stay in their chats, not asked, with Retry."."""
+    server.queue(Stream(tokens("Red.")))
+    win = make_window(server.base_url)
+    finished = wait_signal(win.answerFinished)
+    assert win.ask("What colour are apples?")
+    assert qloop.run(finished) == "done"
+    apples = win.chat_id
+    win.new_chat()
+    gate, finished = held_answer(win, server)
+    qloop.run(wait_until(lambda: "Hell" in win.view.answers()[-1].content()))
+    win.open_chat(apples)  # the story goes on out of sight
+    qloop.run(wait_until(lambda: not win.loading and win.view.answers()))
+    assert win.regenerate()  # waits for the story
+    server.queue(Stream(tokens("Green.")))
+    if waiting == "a regenerate and a question":
+        win.new_chat()
+        win.composer.setPlainText("And bananas?")
+        assert win.send()  # waits too
+        server.queue(Stream(tokens("Yellow.")))
+    assert win.waiting.counts() == ((1, 1) if waiting == "a regenerate and a question" else (0, 1))
+    _ctrl_q(win, qtbot)
+    box = _asked(win, qtbot)
+    new_answer = "The new answer waiting {} is not written: its chat keeps the answer it had."
+    if waiting == "a regenerate":
+        assert box.informativeText().endswith("marked as stopped. " + new_answer.format("for it"))
+    else:
+        assert box.informativeText().endswith("The question waiting for it stays in its chat, not asked, with "
+                                              "Retry. " + new_answer.format("too"))
+    box.defaultButton().click()  # Cancel
+    qtbot.waitUntil(lambda: not _boxes(win))
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    qloop.run(wait_until(lambda: not win.waiting.chats() and not win.bridge.is_running()))
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

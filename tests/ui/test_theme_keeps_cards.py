@@ -1,5 +1,6 @@
-"""The theme changed with a chat open: the tool cards the user opened stay open in the chat built again, at
-once and once an answer streaming there ends (folded by each rebuild, the user had to open them again)."""
+"""The theme changed with a chat open: the tool cards and Thinking sections the user opened stay open in the chat
+built again, at once and once an answer streaming there ends (folded by each rebuild, the user had to open them
+again)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,42 @@ def test_cards_opened_stay_open_when_the_theme_changes_and_when_the_answer_strea
     qloop.run(rebuilt)
     qloop.run(wait_until(lambda: not win.loading))
     assert _opened(win) == [[True], [True], [True]]
+
+
+def _thinking_opened(win) -> list[bool]:
+    return [answer.thinking().toggle.expanded for answer in win.view.answers()]
+
+
+def test_a_thinking_opened_stays_open_when_the_theme_changes_and_when_the_answer_streaming_ends(
+        make_window, server, qloop):
+    win = make_window(server.base_url)
+    for n in range(2):
+        server.queue(Stream(tokens(f"It is {n}."), reasoning=tokens(f"Think about {n}.")))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+    win.view.answers()[1].thinking().toggle.click()
+    opened = wait_signal(win.chatOpened)
+    win.apply_settings(win.settings.replace(theme="dark"))
+    qloop.run(opened)
+    assert _thinking_opened(win) == [False, True]
+    assert win.view.answers()[1].thinking().body.isVisibleTo(win.view)  # its reasoning shown, not only the arrow
+
+    gate = Gate()
+    server.queue(Stream(tokens("It is 2."), reasoning=tokens("Think about 2."), gate=gate))
+    finished = wait_signal(win.answerFinished)
+    win.composer.setPlainText("Question 2")
+    assert win.send()
+    qloop.run(wait_until(lambda: len(win.view.answers()) == 3 and win.view.answers()[-1].thinking()))
+    win.view.answers()[2].thinking().toggle.click()  # in the answer streaming
+    opened = wait_signal(win.chatOpened)
+    win.apply_settings(win.settings.replace(theme="light"))  # while it streams: built again now and at its end
+    qloop.run(opened)
+    assert _thinking_opened(win) == [False, True, True]
+    rebuilt = wait_signal(win.chatOpened)
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    qloop.run(rebuilt)
+    qloop.run(wait_until(lambda: not win.loading))
+    assert _thinking_opened(win) == [False, True, True]
 
 
 def test_the_chat_shows_as_it_was_until_it_is_built_again_in_the_new_colours(

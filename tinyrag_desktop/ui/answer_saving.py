@@ -7,7 +7,9 @@ first words, then every SAVE_EVERY_MS), as a stopped
 answer that says the app closed before it was finished (shown so, with Retry, when the chat is opened
 again); its end writes it as it ended. Regenerate's old answer stays until the new one has as much text as
 it (or ends), and goes in the same transaction as the save that replaces it: a crash leaves one of them,
-never neither, and never the first words of a new answer in place of a whole old one.
+never neither, and never the first words of a new answer in place of a whole old one. A new answer stopped or
+failed while it is shorter than the old one is not stored: the old one stays, and the window shows it again
+(Stop pressed two seconds into a Regenerate threw away a whole answer for its first eleven words).
 """
 
 from __future__ import annotations
@@ -124,10 +126,9 @@ class AnswerSaver(QObject):
         self.kept_earlier = False
         mine = answer is self._answer
         self._answer = None
-        if mine and self._replacing is not None and self._message_id is None and not (
-                answer.content().strip() or answer.stored_tools() or answer.reasoning()):
-            # Regenerate, then Stop at once or a server error: nothing came, and the old answer stays stored
-            # (the window shows it again, see kept_earlier)
+        if mine and self._replacing is not None and self._message_id is None and self._shorter(answer, outcome):
+            # Regenerate, then Stop or a server error before the new answer was as long: the old answer stays
+            # stored (the window shows it again, see kept_earlier)
             self.kept_earlier = True
             return StoredMessage(self._replacing, "assistant", "")
         ended = dict(chat_id=chat_id, content=answer.content(), transcript=transcript, reasoning=answer.reasoning(),
@@ -141,6 +142,13 @@ class AnswerSaver(QObject):
             raise
         self._message_id, self._replacing, self._pending = message.id, None, None
         return message
+
+    def _shorter(self, answer: "AnswerWidget", outcome: str) -> bool:
+        """Whether Regenerate's new ``answer``, ended so, is worth less than the old one it was to replace:
+        nothing came, or it was stopped or failed with less text than the old one."""
+        if not (answer.content().strip() or answer.stored_tools() or answer.reasoning()):
+            return True
+        return outcome != "done" and len(answer.content()) < self._old_length
 
     def retry_pending(self) -> StoredMessage | None:
         """Store the answer whose end could not be stored (a full disk, a lock), as it ended: the message box
@@ -186,8 +194,8 @@ class AnswerSaver(QObject):
 
 def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str, message_id: int,
                         outcome: str) -> None:
-    """A Regenerate stopped before any text, or failed (AnswerSaver.kept_earlier): the earlier answer, still
-    stored as ``message_id``, takes the empty one's place in ``win``, and the status bar says what happened
+    """A Regenerate stopped or failed before it was as long (AnswerSaver.kept_earlier): the earlier answer, still
+    stored as ``message_id``, takes the new one's place in ``win``, and the status bar says what happened
     (the stop or the error showed until the chat was opened again, which then showed the earlier answer)."""
     if chat_id != win.chat_id or answer not in win.view.answers():
         return
@@ -195,6 +203,7 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
     if not earlier:
         return
     why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
+           else "Stopped while the new answer was shorter." if answer.content().strip()
            else "Stopped before the new answer began.")
     win.message_ids.pop(id(answer), None)
     answer.setProperty("replaced", True)  # not attached again as an answer whose chat was being opened

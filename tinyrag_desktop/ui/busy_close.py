@@ -60,8 +60,7 @@ class BusyAtClose(QuestionAtClose):
     def _say(self, box: QMessageBox, going: list[str], asked: list[str]) -> None:
         """Put the words for what is ``going`` (of what was ``asked`` about as the question opened) in ``box``."""
         if going:
-            text, details = busy_words(going, self._import_done(), len(self._win.waiting.chats()),
-                                       self._elsewhere())
+            text, details = busy_words(going, self._import_done(), self._win.waiting.counts(), self._elsewhere())
         else:
             text, details = ended_words(asked)
         if (text, details) == (box.text(), box.informativeText()):
@@ -98,11 +97,12 @@ def ended_words(asked: list[str]) -> tuple[str, str]:
     return f"{text[0].upper()}{text[1:]}. Quit now?", "Nothing is running any more: quitting now cuts nothing short."
 
 
-def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: int = 0,
+def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: tuple[int, int] = (0, 0),
                elsewhere: str = "") -> tuple[str, str]:
     """The question, and what quitting does, for what is ``going`` (see BusyAtClose._reason); ``imported``:
-    the running import's (done, total) sources, when known; ``waiting``: questions waiting their turn;
-    ``elsewhere``: the title of the chat being answered, when it is not the one open."""
+    the running import's (done, total) sources, when known; ``waiting``: the questions and the new answers
+    (Regenerate, Retry) waiting their turn; ``elsewhere``: the title of the chat being answered, when it is not
+    the one open."""
     said = {"answer": "an answer is still being written" + (f" in “{elsewhere}”" if elsewhere else ""),
             "go": "a Go program is still running",
             "import": "the knowledge base import is still running"
@@ -113,12 +113,25 @@ def busy_words(going: list[str], imported: tuple[int, int] | None = None, waitin
     if "answer" in going:
         details.append("Quitting stops the answer and any tool it is running; what it has written so far stays in "
                        "the chat, marked as stopped.")
-        if waiting:
-            details.append(f"{'The question' if waiting == 1 else f'The {waiting} questions'} waiting for it "
-                           "stay in their chats, not asked, with Retry.")
+        details += waiting_words(*waiting)
     if "go" in going:
         details.append("The program is stopped; what it printed is not saved with the chat.")
     if "import" in going:
         details.append("The import stops after the source it is storing: the sources stored so far are kept, "
                        "the next start says how far it got, and adding the same files again imports the rest.")
     return text[0].upper() + text[1:], " ".join(details)
+
+
+def waiting_words(questions: int, answers: int) -> list[str]:
+    """What quitting does to the ``questions`` and the new ``answers`` (Regenerate, Retry) waiting for the
+    answer being written: a waiting question is stored with its stand-in, and a Regenerate's old answer stays."""
+    said = []
+    if questions:
+        said.append("The question waiting for it stays in its chat" if questions == 1 else
+                    f"The {questions} questions waiting for it stay in their chats")
+        said[-1] += ", not asked, with Retry."
+    if answers:
+        waits = "waiting too" if questions else "waiting for it"
+        said.append(f"The new answer {waits} is not written: its chat keeps the answer it had." if answers == 1
+                    else f"The {answers} new answers {waits} are not written: their chats keep the answers they had.")
+    return said

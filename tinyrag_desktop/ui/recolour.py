@@ -2,11 +2,12 @@
 theme "system"): its answers' code boxes and tables take their colours as they are built.
 
 The theme can change by itself (the system's dark mode at dusk), so the user keeps their place: the same
-messages built, the message at the top of the view where it was, the tool cards they opened, the message box
-as it was (a question being edited, a draft), the find bar open with its words, the long tables whose rows they
-showed, and the focus. Built again as a chat opened afresh, the view went to the end, the edit was cancelled and
-its words lost, the find bar closed, the focus went to the status bar, every card opened was folded again, and
-every long table too (even one shown whole as its answer streamed in).
+messages built, the message at the top of the view where it was, the tool cards and Thinking sections they
+opened, the message box as it was (a question being edited, a draft), the find bar open with its words, the
+long tables whose rows they showed, and the focus. Built again as a chat opened afresh, the view went to the
+end, the edit was cancelled and its words lost, the find bar closed, the focus went to the status bar, every
+card and Thinking opened was folded again, and every long table too (even one shown whole as its answer
+streamed in).
 
 While it is built (a few slices of the event loop, see chat_loading) a picture of the chat as it was covers
 the view: built in sight, its answers showed 30 px tall, cards empty and text over footers, and the view
@@ -21,7 +22,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 if TYPE_CHECKING:
+    from .answer import AnswerWidget
     from .main_window import MainWindow
+    from .thinking import ThinkingToggle
+    from .toolcard import ToolCard
 
 
 def recolour_chat(win: "MainWindow", cover: QLabel | None = None) -> None:
@@ -54,7 +58,7 @@ def _after_answer(win: "MainWindow", streamed: str) -> None:
 def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
     """Build the open chat again where the user is in it, under ``cover`` (see cover_view) or a picture of it
     as it is now (see the module's docstring)."""
-    chat, place, cards = win.chat_id, win.view.place(), _opened_cards(win)
+    chat, place, parts = win.chat_id, win.view.place(), _opened_parts(win)
     tables = [answer.tables_opened() for answer in win.view.answers()]
     bar = win.find_bar
     finding, current = bar.isVisible(), bar.current
@@ -73,7 +77,7 @@ def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
         done()
         if chat_id != chat:
             return  # another chat opened meanwhile
-        _open_again(win, cards, tables)
+        _open_again(win, parts, tables)
         win.view.go_to_place(place)
         bar.search_again(current)
         if QApplication.focusWidget() is win.view:  # in the answer streaming, shown again only now
@@ -91,19 +95,25 @@ def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
         win.view.setFocus()  # in a message built again: the conversation has it
 
 
-def _opened_cards(win: "MainWindow") -> set[tuple[int, int]]:
-    """The tool cards opened in the chat shown: (the answer's number, the card's number in it)."""
-    return {(i, k) for i, answer in enumerate(win.view.answers())
-            for k, card in enumerate(answer.cards()) if card.expanded}
+def _foldables(answer: "AnswerWidget") -> list[tuple[int | str, "ThinkingToggle | ToolCard"]]:
+    """What the user can open in ``answer``, each with its name in it: its Thinking, and its cards by number."""
+    thinking = answer.thinking()
+    return ([("thinking", thinking.toggle)] if thinking is not None else []) + list(enumerate(answer.cards()))
 
 
-def _open_again(win: "MainWindow", cards: set[tuple[int, int]], tables: list[frozenset[int] | None]) -> None:
-    """Open again the ``cards`` (see _opened_cards) of the chat built again, and show the rows of each answer's
-    ``tables`` opened (see AnswerWidget.tables_opened)."""
+def _opened_parts(win: "MainWindow") -> set[tuple[int, int | str]]:
+    """The parts opened in the chat shown: (the answer's number, "thinking" or the card's number in it)."""
+    return {(i, name) for i, answer in enumerate(win.view.answers())
+            for name, part in _foldables(answer) if part.expanded}
+
+
+def _open_again(win: "MainWindow", opened: set[tuple[int, int | str]], tables: list[frozenset[int] | None]) -> None:
+    """Open again the parts ``opened`` (see _opened_parts) of the chat built again, and show the rows of each
+    answer's ``tables`` opened (see AnswerWidget.tables_opened)."""
     for i, answer in enumerate(win.view.answers()):
-        for k, card in enumerate(answer.cards()):
-            if (i, k) in cards:
-                card.set_expanded(True)
+        for name, part in _foldables(answer):
+            if (i, name) in opened:
+                part.set_expanded(True)
         if i < len(tables):
             answer.open_tables(tables[i])
 

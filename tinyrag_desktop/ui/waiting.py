@@ -80,6 +80,11 @@ class WaitingQuestions(QObject):
         """The chats with a question waiting, in the order they will be answered."""
         return [w.chat_id for w in self._queue]
 
+    def counts(self) -> tuple[int, int]:
+        """How many questions wait (edited ones too), and how many new answers (a Regenerate or a Retry)."""
+        again = sum(w.again for w in self._queue)
+        return len(self._queue) - again, again
+
     def has(self, chat_id: str | None) -> bool:
         return chat_id is not None and any(w.chat_id == chat_id for w in self._queue)
 
