@@ -336,10 +336,11 @@ class ChatsMixin:
             if chat_id == self.chat_id:
                 # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
                 # a mail program opens the next message), so the list's current row is the chat shown.
+                # Either way the box's unsent text is kept as the deleted chat's draft, and comes back with it
+                # on Undo: given to the new chat, it wrote over that one's own draft.
                 if (near := self.sidebar.taking_place_of(chat_id)) is not None:
                     self.open_chat(near)
                 else:
-                    self.chat_id = None
                     self.new_chat()
             if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
                 self._refresh_chats()
