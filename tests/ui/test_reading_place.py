@@ -9,7 +9,7 @@ import json
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui import window_chats
 
-from .conftest import keep_picture, wait_until
+from .conftest import held_answer, keep_picture, wait_until
 
 PARAGRAPHS = 6
 PLACES_FILE = "places.json"  # in the data folder
@@ -72,8 +72,8 @@ def _scroll_up_to(win, qloop, number: int, share: float) -> None:
     qloop.run(wait_until(lambda: _where(win) is not None))
 
 
-def test_a_chat_left_scrolled_up_opens_where_it_was_read_again_and_after_a_restart(
-        make_window, server, qloop, qtbot, monkeypatch, tmp_path):
+def _long_chat_open(make_window, server, qloop, monkeypatch, tmp_path):
+    """A window on a data folder holding _chats, the long one open and built: (window, folder, long, short)."""
     monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
     data = tmp_path / "data"
     data.mkdir()
@@ -81,6 +81,12 @@ def test_a_chat_left_scrolled_up_opens_where_it_was_read_again_and_after_a_resta
     win = make_window(server.base_url, data_dir=data, reopen_last=True)
     win.open_chat(long)
     _built(win, qloop)
+    return win, data, long, short
+
+
+def test_a_chat_left_scrolled_up_opens_where_it_was_read_again_and_after_a_restart(
+        make_window, server, qloop, qtbot, monkeypatch, tmp_path):
+    win, data, long, short = _long_chat_open(make_window, server, qloop, monkeypatch, tmp_path)
     assert win.view.following()
     _scroll_up_to(win, qloop, 9, 0.5)  # the middle of answer 4, two pages up
     number, share = _where(win)
@@ -111,13 +117,7 @@ def test_a_chat_left_scrolled_up_opens_where_it_was_read_again_and_after_a_resta
 
 
 def test_a_chat_left_at_its_end_opens_at_its_end(make_window, server, qloop, monkeypatch, tmp_path):
-    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
-    data = tmp_path / "data"
-    data.mkdir()
-    long, short = _chats(data)
-    win = make_window(server.base_url, data_dir=data, reopen_last=True)
-    win.open_chat(long)
-    _built(win, qloop)
+    win, data, long, short = _long_chat_open(make_window, server, qloop, monkeypatch, tmp_path)
     _scroll_up_to(win, qloop, 9, 0.5)
     qloop.run(wait_until(lambda: long in _kept(data), timeout=5))
     win.view.scroll_to_bottom()  # read down to its end again
@@ -128,3 +128,24 @@ def test_a_chat_left_at_its_end_opens_at_its_end(make_window, server, qloop, mon
     bar = win.view.verticalScrollBar()
     assert win.view.following() and bar.value() == bar.maximum()
     assert long not in _kept(data)
+
+
+def test_an_answer_that_ends_while_its_chat_is_away_leaves_the_place_read_above_it(
+        make_window, server, qloop, monkeypatch, tmp_path):
+    win, _data, long, short = _long_chat_open(make_window, server, qloop, monkeypatch, tmp_path)
+    gate, finished = held_answer(win, server, "And the moon?")
+    qloop.run(wait_until(lambda: win.view.answers()[-1].content()))
+    _scroll_up_to(win, qloop, 9, 0.5)  # reading an earlier answer while this one is written
+    win.open_chat(short)
+    _built(win, qloop)
+    gate.opened.set()
+    assert qloop.run(finished) == "done"  # out of sight
+    win.open_chat(long)
+    _built(win, qloop)
+    qloop.run(wait_until(lambda: _where(win) is not None))
+    number, share = _where(win)
+    assert number == 9 and abs(share - 0.5) < 0.02, (number, share)
+    assert win.view.latest.isVisible()
+    win.view.latest.click()  # the answer that ended, below
+    assert win.view.following()
+    assert win.view.answers()[-1].content() == "Hello there, this is a long answer."
