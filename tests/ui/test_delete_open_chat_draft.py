@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.composer import DRAFTS_FILE
 
+from .conftest import keep_picture
+
 
 def test_deleting_the_open_chat_from_the_box_keeps_its_draft_for_undo(make_window, server, qtbot, tmp_path):
     data = tmp_path / "data"
@@ -30,6 +32,7 @@ def test_deleting_the_open_chat_from_the_box_keeps_its_draft_for_undo(make_windo
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert win.chat_id is None  # a new chat in its place
     assert win.composer.toPlainText() == "the new chat's own draft"
+    keep_picture(win, "draft49_deleted.png")
     win.composer.save_drafts()
     drafts = json.loads((data / DRAFTS_FILE).read_text(encoding="utf-8"))
     assert drafts == {chat.id: "a follow-up about the moon", "": "the new chat's own draft"}
@@ -37,5 +40,7 @@ def test_deleting_the_open_chat_from_the_box_keeps_its_draft_for_undo(make_windo
     win.sidebar.undo_button.click()
     assert win.chat_id == chat.id
     assert win.composer.toPlainText() == "a follow-up about the moon"
+    qtbot.waitUntil(lambda: not win.loading and len(win.view.answers()) == 1)
+    keep_picture(win, "draft49_undone.png")
     win.new_chat()
     assert win.composer.toPlainText() == "the new chat's own draft"
