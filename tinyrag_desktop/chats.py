@@ -306,6 +306,17 @@ class ChatStore:
                 db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title IN (?, ?)",  # or as named before
                            (chat_id, title_from(first["content"]), plain_title(first["content"])))
 
+    def position(self, chat_id: str, message_id: int) -> int:
+        """How many of the chat's messages come before ``message_id``: its number from the first (0)."""
+        return self._db.execute("SELECT count(*) FROM messages WHERE chat_id=? AND id<?",
+                                (chat_id, message_id)).fetchone()[0]
+
+    def message_at(self, chat_id: str, position: int) -> int | None:
+        """The id of the chat's message number ``position`` from the first (0); None past its last."""
+        row = self._db.execute("SELECT id FROM messages WHERE chat_id=? ORDER BY id LIMIT 1 OFFSET ?",
+                               (chat_id, position)).fetchone()
+        return None if row is None else row["id"]
+
     def is_empty(self, chat_id: str) -> bool:
         """True when the chat holds no message."""
         return self._db.execute("SELECT 1 FROM messages WHERE chat_id=? LIMIT 1", (chat_id,)).fetchone() is None

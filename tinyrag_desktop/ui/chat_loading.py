@@ -88,5 +88,5 @@ def _all_placed(win: "MainWindow") -> str:
     if win._answer is not None and win._stream_chat == win.chat_id:
         win.view.attach(win._answer)  # the answer went on streaming while another chat was open
     win._update_last_answer()
-    win.view.scroll_to_bottom()
+    win.places.arrive()  # at its end, or where it was being read
     return "chat"

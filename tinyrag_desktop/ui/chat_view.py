@@ -313,6 +313,25 @@ class ChatView(QScrollArea):
         item = items[place[0]]
         self._hold(item, item.rect, place[1])
 
+    def reading_place(self) -> tuple[int, float] | None:
+        """As :meth:`place`, with how far down that message the view's top is as a share of its height (0: at
+        its top): a place that still holds once the width, the font or the theme changed the message's height."""
+        place = self.place()
+        if place is None:
+            return None
+        height = self._widgets()[place[0]].height()
+        return place[0], min(1.0, max(0.0, -place[1] / max(1, height)))
+
+    def go_to_reading_place(self, number: int, share: float) -> None:
+        """Scroll back to a :meth:`reading_place`, kept while the heights settle (answers' text rendered a slice
+        at a time), until the user scrolls; to the latest message when there is no message ``number``."""
+        items = self._widgets()
+        if not 0 <= number < len(items):
+            self.scroll_to_bottom()
+            return
+        item = items[number]
+        self._hold(item, lambda: QRect(0, round(share * item.height()), 1, 1), 0)
+
     def _hold(self, widget: QWidget, rect: Callable[[], QRect], offset: int) -> None:
         self._anchor = (widget, rect, offset)
         self._from_bottom = None

@@ -50,6 +50,7 @@ from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .plain_text import plain_tip
+from .reading_places import PLACES_FILE, ReadingPlaces
 from .recolour import cover_view, recolour_chat
 from .platform_start import quiet_font_warnings
 from .screen_fit import fitted, free_area
@@ -144,6 +145,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
         self._app_palette = apply_theme(self._qapp(), settings["theme"])
         self._build()
+        # where each chat was being read (kept between runs by a window that reopens the last chat)
+        self.places = ReadingPlaces(self, self.data_dir / PLACES_FILE if reopen_last else None)
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written

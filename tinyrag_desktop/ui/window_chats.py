@@ -208,6 +208,7 @@ class ChatsMixin:
     def new_chat(self) -> None:
         self.catch_up_chats()  # chats asked in a terminal since are listed above it (Ctrl+N after `ask`)
         self._leave_edit()
+        self.places.keep()
         self.composer.switch_draft(self.chat_id, None)
         self._chat_left()
         self.chat_id = None
@@ -233,6 +234,7 @@ class ChatsMixin:
                 self.composer.switch_draft(self.chat_id, chat_id)
                 self._resume_edit(chat_id)
             if chat_id != self.chat_id:
+                self.places.keep()
                 self._chat_left()
             self.chat_id = chat_id
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
@@ -249,6 +251,8 @@ class ChatsMixin:
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             if in_place:  # from the first message built (0: all were)
                 start, earlier = self._earlier or 0, self._earlier is not None
+            else:  # down from where it was being read, if it was left scrolled up (see reading_places)
+                start, earlier = self.places.first_to_build(chat_id, start, earlier, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
             self._earlier, self._insert_at = start if earlier else None, None
@@ -336,10 +340,11 @@ class ChatsMixin:
             if chat_id == self.chat_id:
                 # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
                 # a mail program opens the next message), so the list's current row is the chat shown.
+                # Either way the box's unsent text is kept as the deleted chat's draft, and comes back with it
+                # on Undo: given to the new chat, it wrote over that one's own draft.
                 if (near := self.sidebar.taking_place_of(chat_id)) is not None:
                     self.open_chat(near)
                 else:
-                    self.chat_id = None
                     self.new_chat()
             if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
                 self._refresh_chats()

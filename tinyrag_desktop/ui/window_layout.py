@@ -103,6 +103,7 @@ def save(win: MainWindow) -> None:
     qs.setValue("show_chats", win.menus.show_sidebar.isChecked() or win._sidebar_folded)
     qs.setValue("chat", win.chat_id or "")
     qs.sync()
+    win.places.keep()  # scrolled in the last second: the timer would not come
     win.composer.save_drafts()  # typed in the last second: the timer would not come
 
 
