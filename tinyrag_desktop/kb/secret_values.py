@@ -71,25 +71,28 @@ _ANY_QUOTED = r"[rRbBuU@$]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
 # "x=1;key=k.y", "var q=x;secret=yy.value;") by a key only a connection string has, before its secret or after it,
 # among its Key=value; pairs: one it is known by (Server, Host, Data Source, Database, User ID, Uid, Driver …), or
 # one of several capitalised words (Persist Security Info, Trust Server Certificate), which is no variable's name
-# ("int i=0;" is not one). A value is braced, its own ";" and "}}" inside (ODBC), or plain, spaces and "=" in it
-# ("Application Name=My App", "AccountKey=abc==").
-_CS_VALUE = r"(?:\{(?:[^}\n]|\}\})*+\}|[^;&\"'`\n{}]*)"
-_CS_PAIR = r"[\w \t]+=" + _CS_VALUE + ";"
+# ("int i=0;" is not one). A value is braced, its own ";" and "}}" inside (ODBC), or plain, spaces in it
+# ("Application Name=My App") and "=" at its end (base64's "abc=="). The braced values, the words of a key, the
+# pairs looked through and a secret's length are bounded: each place a key starts is read a bounded way on, so
+# a long line (minified code) is read in a time its length's, not its square's.
+_BRACED = r"\{(?:[^}\n]|\}\}){0,256}+\}"
+_CS_VALUE = rf"(?:{_BRACED}|[^;&\"'`\n{{}}=]*=*)"
+_CS_PAIRS = r"(?:[\w \t]+=" + _CS_VALUE + r";){0,16}"
 _CS_OWN_KEY = (r"(?:\b(?:server|host|data[ \t]source|database|initial[ \t]catalog|user[ \t]?id|uid|user[ \t]?name|dsn"
                r"|driver|provider|address|endpoint|account[ \t]?name)[ \t]*"
-               r"|(?:(?<=[;\"'`:=\s])|^)(?-i:[A-Z]\w*(?:[ \t][A-Z]\w*)+))=")
+               r"|(?:(?<=[;\"'`:=\s])|^)(?-i:[A-Z]\w*(?:[ \t][A-Z]\w*){1,3}))=")
 # its secret, the braces of one included: PWD=***; the whole of the value given is hidden
 _CS_SECRET = (r"(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token|api[_\-]?key)"
               r"|(?:account|(?:shared[_\-]?)?access)[_\-]?key)"
-              r"=(?P<bv>\{(?:[^}\n]|\}\})*+\}|[^\s;\"'`<{][^\s;\"'`<]*)")
+              rf"=(?P<bv>{_BRACED}|[^\s;\"'`<{{][^\s;\"'`<]{{0,255}}+)")
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # a parameter of an address, before the assignment that would take the rest of the line as its value:
     # jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML)
     r"(?:(?<=[?&])|(?<=&amp;))(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token|api[_\-]?key))"
     r"=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
     # a connection string's secret after a key of its own, or before one (not a program's "; password = x")
-    rf"{_CS_OWN_KEY}{_CS_VALUE};(?:{_CS_PAIR})*[ \t]?{_CS_SECRET}",
-    rf"(?<![\w.\-$]){_CS_SECRET}(?=;(?:{_CS_PAIR})*[ \t]*{_CS_OWN_KEY})",
+    rf"{_CS_OWN_KEY}{_CS_VALUE};{_CS_PAIRS}[ \t]?{_CS_SECRET}",
+    rf"(?<![\w.\-$]){_CS_SECRET}(?=;{_CS_PAIRS}[ \t]*{_CS_OWN_KEY})",
     f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
