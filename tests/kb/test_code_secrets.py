@@ -5,16 +5,18 @@ and documents' examples, stay as written."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, open_store, secret_values
+from tinyrag_desktop.kb import Importer, ImportReport, open_store, secret_values
 from tinyrag_desktop.kb.secret_values import hide_secrets
 
 SECRETS = ("hunter2", "sk-live-4eC39HqLyjWDarjtT1zdp7dc", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -54,6 +56,16 @@ def _passages(db: Path) -> dict[str, str]:
     for location, text in rows:
         texts[Path(location).name] = texts.get(Path(location).name, "") + text + "\n"
     return texts
+
+
+def _imported_without(tmp_path: Path, root: Path, *secrets: str) -> tuple[str, ImportReport]:
+    """The passages stored from importing ``root``, checked to hold none of ``secrets``, and the import's report."""
+    with open_store(tmp_path / "data") as kb:
+        report = Importer(kb, chunk_size=1200).run([str(root)])
+    stored = "".join(_passages(tmp_path / "data" / "knowledge.db").values())
+    for secret in secrets:
+        assert secret not in stored, secret
+    return stored, report
 
 
 def test_secrets_in_a_project_are_stored_hidden_and_the_summary_counts_them(tmp_path, project) -> None:
@@ -133,6 +145,7 @@ def test_what_is_no_secret_stays_as_written(text: str) -> None:
     (":private_key => 'abcdef'\n", ":private_key => '***'\n"),
     ("credentials = oauth:hunter2\n", "credentials = ***\n"),
     ("db: {user: ann, password: hunter2}\n", "db: {user: ann, password: ***}\n"),
+    ("DB_PASSWORD=ab&cd1234\n", "DB_PASSWORD=***\n"),  # its own "&" chains no command
 ])
 def test_a_secret_assigned_in_the_usual_ways_is_hidden(text: str, hidden: str) -> None:
     assert hide_secrets(text, unquoted=True) == (hidden, 1)
@@ -294,10 +307,95 @@ def test_calls_addresses_and_names_that_hold_no_secret_stay_as_written(text: str
 
 @pytest.mark.parametrize("text", [
     "a=b;token=c.next;d=e\n", "var q=x;secret=yy.value;\n", "i=0;n=len(xs);token=tokens.pop();x=1\n",
+    "x=1;key=k.y\n", "x=1;accountKey=k.y;y=2\n", "for(int i=0;token=strtok(NULL, sep);i++)\n",
 ])
 def test_compact_code_is_no_connection_string(text: str) -> None:
     # a statement after another, without spaces, was taken for a connection string's parameter: "token=***"
     assert hide_secrets(text) == (text, 0)
+
+
+@pytest.mark.parametrize("text, unquoted, hidden", [
+    ("Driver={ODBC Driver 18};Server=x;UID=ann;PWD={p;a}}ss};\n", True,
+     "Driver={ODBC Driver 18};Server=x;UID=ann;PWD=***;\n"),
+    ('cs = "Driver={ODBC Driver 18 for SQL Server};Server=tcp:db,1433;Uid=ann;Pwd={s3cr;t}}x};Encrypt=yes;"\n', False,
+     'cs = "Driver={ODBC Driver 18 for SQL Server};Server=tcp:db,1433;Uid=ann;Pwd=***;Encrypt=yes;"\n'),
+    ("Server=db;Driver={SQL Server Native Client 11.0};Password={hunter 2;x};\n", True,
+     "Server=db;Driver={SQL Server Native Client 11.0};Password=***;\n"),
+])
+def test_an_odbc_connection_strings_braced_password_is_hidden_whole(text: str, unquoted: bool, hidden: str) -> None:
+    # the braces, and the ";" and "}}" inside them, are the password's: it was left as written
+    assert hide_secrets(text, unquoted=unquoted) == (hidden, 1)
+
+
+@pytest.mark.parametrize("language, text, hidden", [
+    # a Makefile's conditional and appending assignments
+    ("make", "PASSWORD ?= hunter2x9\n", "PASSWORD ?= ***\n"),
+    ("make", "API_TOKEN += hunter2x9\n", "API_TOKEN += ***\n"),
+    ("make", "export SECRET_KEY ?= hunter2x9\n", "export SECRET_KEY ?= ***\n"),
+    ("make", "DEPLOY_TOKEN?=hunter2x9  # CI overrides it\n", "DEPLOY_TOKEN?=***  # CI overrides it\n"),
+    ("make", "DB_PASSWORD := hunter2x9\n", "DB_PASSWORD := ***\n"),
+    # a batch file's value ends before the commands chained after it
+    ("batch", 'set "PW=hunter2x9" & echo done\n', 'set "PW=***" & echo done\n'),
+    ("batch", "set PASSWORD=hunter2x9 && call run.bat\n", "set PASSWORD=*** && call run.bat\n"),
+    ("batch", 'set "DB_PASSWORD=hunter2x9"&& call run.bat\n', 'set "DB_PASSWORD=***"&& call run.bat\n'),
+    ("batch", "set ADMIN_PW=hunter2x9 & goto :eof\n", "set ADMIN_PW=*** & goto :eof\n"),
+])
+def test_a_makefiles_and_a_batch_files_own_assignments_are_hidden(language: str, text: str, hidden: str) -> None:
+    assert hide_secrets(text, unquoted=True, language=language) == (hidden, 1)
+
+
+@pytest.mark.parametrize("text", [
+    'cs = "Port=5432;Password=s3cr3t-x9;Host=db"\n', 'cs = "Password=s3cr3t-x9;Server=db"\n',
+    'cs = "Encrypt=True;Password=s3cr3t-x9;Data Source=db"\n',
+    'cs = "Persist Security Info=False;Password=s3cr3t-x9"\n',
+    'cs = "Server=db;Application Name=My App;Password=s3cr3t-x9"\n',
+    'cs = "Data Source=db;Initial Catalog=x;User ID=ann;Password=s3cr3t-x9;"\n',
+    'cs = "DefaultEndpointsProtocol=https;AccountName=app;AccountKey=s3cr3t+x9/q==;EndpointSuffix=core.windows.net"\n',
+    'cs = "Endpoint=sb://app.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=s3cr3t+x9/q="\n',
+])
+def test_a_connection_string_is_told_by_its_keys_wherever_they_stand(text: str) -> None:
+    # its keys of its own (Host, Server, Data Source, AccountName) after the secret, or keys of several words,
+    # tell it from compact code; its other pairs are kept as written
+    for unquoted in (False, True):
+        assert hide_secrets(text, unquoted=unquoted) == (re.sub(r"s3cr3t[^;\"]*", "***", text), 1)
+
+
+def test_a_project_with_make_assignments_chained_commands_and_odbc_strings_stores_them_hidden(tmp_path) -> None:
+    root = tmp_path / "ops"
+    root.mkdir()
+    (root / "Makefile").write_text("REGISTRY ?= ghcr.io/app\nDEPLOY_TOKEN ?= tok-make-9f8e\n\n"
+                                   "deploy:\n\tdocker push $(REGISTRY)\n", encoding="utf-8")
+    (root / "deploy.bat").write_text('@echo off\nset "DB_PW=bat-pw-7c6d" & echo starting\ncall run.bat\n',
+                                     encoding="utf-8")
+    (root / "odbc.ini").write_text("[app]\nconn = Driver={ODBC Driver 18};Server=db;UID=ann;PWD={odbc;pw}}5b};\n",
+                                   encoding="utf-8")
+    (root / "Db.cs").write_text('class Db {\n  const string Conn = "Password=cs-pw-4a3b;Data Source=db;";\n}\n',
+                                encoding="utf-8")
+    stored, report = _imported_without(tmp_path, root, "tok-make-9f8e", "bat-pw-7c6d", "odbc;pw", "5b}", "cs-pw-4a3b")
+    assert "DEPLOY_TOKEN ?= ***" in stored and 'set "DB_PW=***" & echo starting' in stored
+    assert "UID=ann;PWD=***;" in stored and '"Password=***;Data Source=db;"' in stored
+    assert "REGISTRY ?= ghcr.io/app" in stored and report.hidden == 4
+
+
+@pytest.mark.parametrize("line", [
+    "password=hunter2x9;" + "Ab Cd=e;" * 10_000, "Ab " * 10_000 + "password=hunter2x9", "PWD={" * 10_000,
+    "Server=x;token=a;" * 10_000, "password=" * 10_000,
+])
+def test_a_long_line_of_pairs_is_read_in_time_proportional_to_its_length(line: str) -> None:
+    # minified code on one line: the first connection string patterns read on from every pair to its end, 17 s for
+    # 80 KB and four times that for twice as much
+    started = time.process_time()
+    hide_secrets(line + "\n")
+    assert time.process_time() - started < 5
+
+
+@pytest.mark.parametrize("text", [
+    "PWD={your-password};Server=db\n", "Server=db;PWD={0};\n", 'f"Server=db;Pwd={db_password};"\n',
+    "PASSWORD ?= changeme\n", "API_TOKEN += your-api-key\n", 'set "PW=password_here" & echo done\n',
+    "PASSWORD ?= $(shell cat .pw)\n",
+])
+def test_placeholders_and_references_in_the_new_forms_stay_as_written(text: str) -> None:
+    assert hide_secrets(text, unquoted=True) == (text, 0)
 
 
 def test_a_project_with_credentials_in_calls_and_connection_strings_counts_each_hidden(tmp_path) -> None:
@@ -311,11 +409,8 @@ def test_a_project_with_credentials_in_calls_and_connection_strings_counts_each_
                                   encoding="utf-8")
     (root / "appsettings.json").write_text('{"ConnectionStrings": {"Default": "Server=db;User Id=ann;'
                                            'Password=hunter4x9;Encrypt=true"}}\n', encoding="utf-8")
-    with open_store(tmp_path / "data") as kb:
-        report = Importer(kb, chunk_size=1200).run([str(root)])
-    stored = "".join(_passages(tmp_path / "data" / "knowledge.db").values())
-    for secret in ("aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH", "s3cr3t-Pa55", "hunter2x9", "hunter3x9", "hunter4x9"):
-        assert secret not in stored, secret
+    stored, report = _imported_without(tmp_path, root, "aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH", "s3cr3t-Pa55", "hunter2x9",
+                                       "hunter3x9", "hunter4x9")
     assert "Password=***;Encrypt=true" in stored and "auth=('ann', '***')" in stored
     assert report.hidden == 5 and "5 passwords or keys hidden (stored as ***)" in report.summary()
 
@@ -333,7 +428,10 @@ _PIECES = [
     "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "pypi-AgEIcHlwaS5vcmcCJ",
     "SG.aBcDeFgHiJkLmNoPqRsTuV.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFg",
     "$password = 'hunter2x9'", "password <- 'hunter2x9'", "requirepass hunter2x9", "db.password hunter2x9",
-    "PASSWORD 'hunter2x9'", "IDENTIFIED BY 'hunter2x9'", '<add key="SmtpPassword" value="hunter2x9" />', "@",
+    "PASSWORD 'hunter2x9'", "IDENTIFIED BY 'hunter2x9'", '<add key="SmtpPassword" value="hunter2x9" />',
+    "PASSWORD ?= hunter2x9", "export API_TOKEN += hunter2x9", 'set "PW=hunter2x9" & echo', "set DB_PW=hunter2x9 && ",
+    "Driver={ODBC Driver 18};", "PWD={p;a}}ss};", "Persist Security Info=False;", "Password=hunter2x9;Host=db",
+    "AccountKey=abc+/de==;", "Port=5432;", "?=", "+=", "{", "}", "pw", "@",
     "password", "token", "auth", "key", "monkey", "passage", "İ", "=", ":", " = ", "(", ")", ",", "'", '"', "]", "[", " ",
     "\t", ";", "&", "?", "_", "-", ".", "x", "$", "<-", "identified by ", "key=",
 ]

@@ -5,13 +5,13 @@ Passages are given to the model, which may call web tools: a page that tells it 
 secret (``password``, ``db_passwd``, ``AWS_SECRET_ACCESS_KEY``, ``apiKey``, ``client_secret``, ``token``,
 ``credentials``, ``DB_PASS``, ``signing_key``) are hidden where they are assigned, in the forms of INI, TOML,
 YAML, env files, JSON, XML (as its reader writes it), Python (``api_key: str = …``, ``os.environ["KEY"] = …``),
-JavaScript, Go, shell, batch files (``set "KEY=value"``) and Dockerfiles (``ENV KEY value``); so are a
-command's ``--password=…``, ``curl -u user:…``, ``PGPASSWORD=… psql`` and ``mysql -p…``, an HTTP header's
-credentials (``Bearer …``), a password given to a call (``auth=('ann', '…')``, ``setPassword("…")``, PHP's
-``define('DB_PASSWORD', '…')``, PowerShell's ``ConvertTo-SecureString "…" -AsPlainText``), the keys of
-well-known services anywhere (``ghp_…``, ``AKIA…``, ``hf_…``), the password of an address
-(``postgres://app:hunter2@db``, with hidden_passwords; ``jdbc:…?password=…`` and a connection string's
-``;Password=…;``) and the body of a PEM private key block.
+JavaScript, Go, shell, Makefiles (``KEY ?= value``, ``+=``), batch files (``set "KEY=value" & …``) and
+Dockerfiles (``ENV KEY value``); so are a command's ``--password=…``, ``curl -u user:…``, ``PGPASSWORD=… psql``
+and ``mysql -p…``, an HTTP header's credentials (``Bearer …``), a password given to a call (``auth=('ann',
+'…')``, ``setPassword("…")``, PHP's ``define('DB_PASSWORD', '…')``, PowerShell's ``ConvertTo-SecureString "…"
+-AsPlainText``), the keys of well-known services anywhere (``ghp_…``, ``AKIA…``, ``hf_…``), the password of an
+address (``postgres://app:hunter2@db``, with hidden_passwords; ``jdbc:…?password=…`` and a connection string's
+``Password=…;``, ODBC's braced ``PWD={…}``, Azure's ``AccountKey=…``) and the body of a PEM private key block.
 
 Conservative, as a passage's words are what the search finds: only assignments, never prose ("the password
 must be 8 characters"); an unquoted value only where a file's syntax has them (configuration files, shell,
@@ -40,36 +40,59 @@ UNQUOTED = frozenset({"ini", "yaml", "sh", "make", "docker", "json", "batch", "p
 
 # A key whose name ends in a secret's word: db_password, AWS_SECRET_ACCESS_KEY, apiKey, "client-secret",
 # users[0].password and 0.token (JSON as its reader writes it, the second from a file that is a list), DB_PASS
-# (not first_pass), MYSQL_PWD, secret_key_base, signing_key; a key of a mapping too (os.environ["API_KEY"] = …).
+# (not first_pass), MYSQL_PWD, PW and ADMIN_PW (not PWD, the shell's folder), secret_key_base, signing_key; a key
+# of a mapping too (os.environ["API_KEY"] = …).
 _SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|token|api[_.\-]?key|access[_.\-]?key"
                 r"|(?:private|signing|encryption|master)[_.\-]?key|credentials?|(?<=[_.\-])pwd|(?<![\w.])_auth"
+                r"|(?<![A-Za-z0-9])pw"
                 r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login"
                 r"|app|service|account|bind)[_.\-]pass)")
 # A variable's sigil goes with its name: PHP's and Perl's $password.
 _KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
-# "=", ":" (YAML, JSON), "=>", ":=", R's "<-", and a declared type before "=": api_key: str = "…",
-# apiKey: string = "…".
-_SEP = r"[ \t]*(?:=>|:=|<-|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
+# "=", ":" (YAML, JSON), "=>", ":=", R's "<-", a Makefile's "?=" and "+=", and a declared type before "=":
+# api_key: str = "…", apiKey: string = "…".
+_SEP = r"[ \t]*(?:=>|:=|[?+]=|<-|(?::[ \t]*[A-Za-z_][\w.\[\], |]*?[ \t]*)?=(?!=)|:(?![:=]))[ \t]*"
 _QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 # One word to the end of the line, or to a comment: "hunter2", "hunter2  # production"; the brackets that close
 # a YAML or TOML mapping it ends are not its own ("{user: ann, password: hunter2}"), nor the quote that closes
-# what a quote before the key opened (a batch file's set "DB_PASSWORD=hunter2").
-_BARE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)(?=[\"']?[,}\]]*[ \t]*$|[ \t]+[#;])"
+# what a quote before the key opened (a batch file's set "DB_PASSWORD=hunter2"), nor the commands chained after
+# it (set "PW=hunter2" & echo done, set PASSWORD=hunter2 && call run.bat: "&" after a space or that quote, as a
+# password's own "&" is not: PASSWORD=ab&cd12 would be "ab", too short to hide, and shown whole).
+_BARE = (r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)"
+         r"(?=[\"']?[,}\]]*[ \t]*$|[ \t]+[#;]|(?:[\"'][ \t]*|[ \t]+)&)")
 # A word given on a command line: --password=hunter2, --db-pass=hunter2 (with a space between, it is prose's
 # "--password option" as often).
 _OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
 # A quoted string, of which another is the secret: the user's name before a password ('ann', 's3cr3t').
 _ANY_QUOTED = r"[rRbBuU@$]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
+# A connection string ("Server=db;User ID=ann;Password=hunter2;", ODBC's "Driver={ODBC Driver 18};Server=db;
+# UID=ann;PWD={p;a}}ss};", Azure's "AccountName=app;AccountKey=…==;") is told from compact code ("a=b;token=c.next;",
+# "x=1;key=k.y", "var q=x;secret=yy.value;") by a key only a connection string has, before its secret or after it,
+# among its Key=value; pairs: one it is known by (Server, Host, Data Source, Database, User ID, Uid, Driver …), or
+# one of several capitalised words (Persist Security Info, Trust Server Certificate), which is no variable's name
+# ("int i=0;" is not one). A value is braced, its own ";" and "}}" inside (ODBC), or plain, spaces in it
+# ("Application Name=My App") and "=" at its end (base64's "abc=="). The braced values, the words of a key, the
+# pairs looked through and a secret's length are bounded: each place a key starts is read a bounded way on, so
+# a long line (minified code) is read in a time its length's, not its square's.
+_BRACED = r"\{(?:[^}\n]|\}\}){0,256}+\}"
+_CS_VALUE = rf"(?:{_BRACED}|[^;&\"'`\n{{}}=]*=*)"
+_CS_PAIRS = r"(?:[\w \t]+=" + _CS_VALUE + r";){0,16}"
+_CS_OWN_KEY = (r"(?:\b(?:server|host|data[ \t]source|database|initial[ \t]catalog|user[ \t]?id|uid|user[ \t]?name|dsn"
+               r"|driver|provider|address|endpoint|account[ \t]?name)[ \t]*"
+               r"|(?:(?<=[;\"'`:=\s])|^)(?-i:[A-Z]\w*(?:[ \t][A-Z]\w*){1,3}))=")
+# its secret, the braces of one included: PWD=***; the whole of the value given is hidden
+_CS_SECRET = (r"(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token|api[_\-]?key)"
+              r"|(?:account|(?:shared[_\-]?)?access)[_\-]?key)"
+              rf"=(?P<bv>{_BRACED}|[^\s;\"'`<{{][^\s;\"'`<]{{0,255}}+)")
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
-    # a parameter of an address or a connection string, before the assignment that would take the rest of the line
-    # as its value: jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML), .NET's "Server=db;User
-    # Id=ann;Password=hunter2;" (after a connection string's own parameters, Server= or Host= first: not a
-    # program's "; password = x", nor compact code's "a=b;token=c.next;")
-    r"(?:(?<=[?&])|(?<=&amp;)|\b(?:server|host|data[ \t]source|database|initial[ \t]catalog|user[ \t]?id|uid"
-    r"|user[ \t]?name|dsn|driver|provider|address)[ \t]*=[^\s=;&\"'`]*;(?:[\w \t]+=[^\s=;&\"'`]*;)*[ \t]?)"
-    r"(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token"
-    r"|api[_\-]?key))=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
+    # a parameter of an address, before the assignment that would take the rest of the line as its value:
+    # jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML)
+    r"(?:(?<=[?&])|(?<=&amp;))(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token|api[_\-]?key))"
+    r"=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
+    # a connection string's secret after a key of its own, or before one (not a program's "; password = x")
+    rf"{_CS_OWN_KEY}{_CS_VALUE};{_CS_PAIRS}[ \t]?{_CS_SECRET}",
+    rf"(?<![\w.\-$]){_CS_SECRET}(?=;{_CS_PAIRS}[ \t]*{_CS_OWN_KEY})",
     f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
@@ -98,7 +121,7 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
 # Forms of one language: (the lines that may hold one, in lower case; the patterns). A configuration file's key, a
 # space and its value (redis.conf's "requirepass hunter2", "db.password hunter2" in a .properties file), but no
 # address or path (nginx's "proxy_pass http://app;"); SQL's CREATE USER … PASSWORD '…' and IDENTIFIED BY '…'.
-_SPACED = (re.compile(r"^[ \t]*[\w.\-]*(?:pass|secret|token|key|auth|pwd|credential)[\w.\-]*[ \t]", re.I | re.M),
+_SPACED = (re.compile(r"^[ \t]*[\w.\-]*(?:pass|secret|token|key|auth|pw|credential)[\w.\-]*[ \t]", re.I | re.M),
            (re.compile(r"^[ \t]*(?P<key>(?:[\w.\-]*?[_.\-])?(?:" + _SECRET_NAME + r"|requirepass|masterauth))"
                        rf"[ \t]+(?:{_QUOTED}|(?![\w+.\-]*://)(?P<bv>[^\s\"'`;#=:{{}}/][^\s\"'`;#]*)"
                        r"(?=[ \t]*;?[ \t]*(?:[#;].*)?$))",
@@ -106,16 +129,16 @@ _SPACED = (re.compile(r"^[ \t]*[\w.\-]*(?:pass|secret|token|key|auth|pwd|credent
 _LANGUAGE_FORMS = {
     "conf": _SPACED, "properties": _SPACED,
     # .NET's <add key="SmtpPassword" value="…" />
-    "xml": (re.compile(r"key[ \t]*=[ \t]*[\"'][^\"'\n]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
+    "xml": (re.compile(r"key[ \t]*=[ \t]*[\"'][^\"'\n]*(?:pass|secret|token|key|pw|credential|auth)", re.I),
             (re.compile(r"\bkey[ \t]*=[ \t]*(?P<kq>[\"'])(?P<key>[^\"'\n]*?" + _SECRET_NAME + r")(?P=kq)"
                         r"[ \t]+value[ \t]*=[ \t]*" + _QUOTED, re.I),)),
     "sql": (re.compile(r"password[ \t]|identified[ \t]", re.I),
             (re.compile(r"\b(?P<key>password|identified[ \t]+by(?:[ \t]+password)?)[ \t]+[nN]?" + _QUOTED, re.I),)),
     # Visual Basic's Const Password As String = "…"; Clojure's (def password "…"); Elixir's @password "…"
-    "vb": (re.compile(r"(?:pass|secret|token|key|pwd|credential|auth)\w*[ \t]+as[ \t]", re.I),
+    "vb": (re.compile(r"(?:pass|secret|token|key|pw|credential|auth)\w*[ \t]+as[ \t]", re.I),
            (re.compile(rf"{_KEY}[ \t]+as[ \t]+[A-Za-z_][\w.]*[ \t]*=[ \t]*{_QUOTED}", re.I),)),
     "clojure": (re.compile(r"\(def", re.I), (re.compile(rf"\((?:def|defonce)[ \t]+{_KEY}[ \t]+{_QUOTED}", re.I),)),
-    "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pwd|credential|auth)", re.I),
+    "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pw|credential|auth)", re.I),
                (re.compile(rf"@{_KEY}[ \t]+{_QUOTED}", re.I),)),
     # PowerShell's ConvertTo-SecureString "…" -AsPlainText
     "ps": (re.compile(r"convertto-securestring", re.I),
@@ -151,11 +174,11 @@ _TOKENS = tuple(re.compile(r"(?<![\w\-])" + pattern) for pattern in (
 # as most lines hold none. Not a secret's word alone: in a JSON file full of "key" and "pass" (monkey,
 # passage), every line was looked at with every pattern, 10 s for 21 MB that take 0.5 s to read. The words before
 # a separator are looked for in the text reversed, from the separator, which is rarer than their letters (a
-# fifth of the time). "?" in a word: "_", ".", "-" or nothing; "!": one of them.
-_VALUE_NAMES = ("password", "passwd", "secret", "token", "credential", "credentials", "pwd", "auth", "!pass", "!salt",
-                "secret?key", "secret?key?base", "api?key", "access?key", "private?key", "signing?key",
-                "encryption?key", "master?key", "auth?key", "logged_in?key", "nonce?key")
-_NAMED_VALUE_REVERSED = (r"(?:[:=(,]|-<)[ \t]*[\"'\]]{0,2}(?:" + "|".join(
+# fifth of the time); a Makefile's "?=" and "+=" too. "?" in a word: "_", ".", "-" or nothing; "!": one of them.
+_VALUE_NAMES = ("password", "passwd", "secret", "token", "credential", "credentials", "pwd", "pw", "auth", "!pass",
+                "!salt", "secret?key", "secret?key?base", "api?key", "access?key", "account?key", "private?key",
+                "signing?key", "encryption?key", "master?key", "auth?key", "logged_in?key", "nonce?key")
+_NAMED_VALUE_REVERSED = (r"(?:[:=(,]|-<)[?+]?[ \t]*[\"'\]]{0,2}(?:" + "|".join(
     re.escape(name[::-1]).replace(r"\?", r"[_.\-]?").replace("!", r"[_.\-]") for name in _VALUE_NAMES) + ")")
 # (No look-behind, nor a class of letters, at the start of one: either makes every place a start, 3 times as slow.)
 _OTHER_FORMS = (r"curl|mysql|bearer[ \t]|basic[ \t]|gh[opusr]_|github_pat_|glpat-|sk[-_]|rk_|akia|aiza|xox|hf_|npm_"
@@ -252,7 +275,10 @@ def _is_secret(value: str, key: str) -> bool:
     """Whether ``value``, assigned to ``key``, may be a secret: not a reference, a switch, a template, a label
     ("API key", "Jeton"), one hidden already, the key's own words again ("api_key": "api_key"), nor a sentence
     ("the token you were given"; a passphrase of four words and more is taken for one too: prose is what the
-    search finds)."""
+    search finds). A connection string's braced value is judged by what is inside its braces (PWD={your-password}),
+    unless it is a template's ({0}, {db_password})."""
+    if value[:1] == "{" and value[-1:] == "}" and not _TEMPLATE.search(value):
+        value = value[1:-1]
     if len(value) <= 3 or MASK in value or value.count(" ") > 2 or _NOT_A_VALUE.match(value):
         return False
     if _TEMPLATE.search(value) or _LABEL.fullmatch(value) or _CONSTANT.fullmatch(value):
