@@ -101,6 +101,28 @@ def test_the_passages_stored_are_the_same(monkeypatch):
     assert doc.hidden and len(chunks) > 100
 
 
+@pytest.mark.parametrize("body", [
+    "A paragraph with no heading above it, on two lines\nof text.\n\n",  # nowhere to stop: read once, at the end
+    "```sh\n# a comment, not a heading\necho hi\n",  # a fence never closed, with lines like headings in it
+    "## A section\n\nIts text.\n\n",
+])
+def test_a_large_file_is_read_about_once(body, monkeypatch):
+    # What follows the last heading of the lines read is read again with the next piece: a file, or a long part
+    # of it, without a heading to stop at is not read again with each piece (its time would grow as its square).
+    data = (body * 20_000).encode("utf-8")
+    lines_read = []
+    read_lines = markdown._read_lines
+
+    def counted(lines, *args, **kwargs):
+        lines_read.append(len(lines))
+        return read_lines(lines, *args, **kwargs)
+
+    whole = _read(data, monkeypatch, None)
+    monkeypatch.setattr(markdown, "_read_lines", counted)
+    assert _read(data, monkeypatch, 4096) == whole
+    assert sum(lines_read) < 4 * data.count(b"\n")
+
+
 def _handbook(size: int) -> bytes:
     """Sections of paragraphs in lines of 80 characters, lists, code and tables, as a long manual has."""
     rng = random.Random(3)

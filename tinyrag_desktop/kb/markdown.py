@@ -257,15 +257,18 @@ def _read_in_pieces(data: bytes) -> tuple[dict[str, str], list[Block], list[Link
     links: list[Link] = []
     heading = ""
     waiting: list[str] = []  # lines not yet read for good
-    due = 0  # read them again once this many wait: a long part without headings is not read again and again
+    # They are read when a line may be a heading (a part without any is not read again and again), and, when
+    # none was where reading could stop (they were in code: "# a comment"), once twice as many wait.
+    headed, due = False, 0
     for lines in _line_pieces(data):
         if skip:
             lines, skip = lines[skip:], max(skip - len(lines), 0)
         waiting += lines
-        if len(waiting) >= due:
+        headed = headed or any(line[:1] == "#" for line in lines)
+        if headed and len(waiting) >= due:
             done, heading = _read_lines(waiting, references, blocks, links, heading, more=True)
             del waiting[:done]
-            due = 2 * len(waiting)
+            headed, due = False, 2 * len(waiting)
     _read_lines(waiting, references, blocks, links, heading)
     return front, blocks, links
 
@@ -318,9 +321,6 @@ def _read_lines(lines: list[str], references: dict[str, str], blocks: list[Block
     i = 0
     while i < len(lines):
         line = lines[i]
-        if more and line.startswith("#") and _ATX.match(line) is not None:
-            flush()  # as the heading does: what stood before it is read for good
-            kept = (i, len(blocks), len(links), heading)
         fence = _FENCE.match(line)
         if not para and line.startswith(("    ", "\t")) and line.strip() and _opens_indented_code(lines, i):
             # an indented code block: its lines, and the blank ones between them, four spaces less indented
@@ -350,6 +350,8 @@ def _read_lines(lines: list[str], references: dict[str, str], blocks: list[Block
             i += 1
         elif (m := _ATX.match(line)) is not None:
             flush()
+            if more:  # what stood before it is read for good
+                kept = (i, len(blocks), len(links), heading)
             heading = norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
         elif para and kind == "text" and line.lstrip()[:1] in ("=", "-") and _SETEXT.match(line) and \
