@@ -25,7 +25,7 @@ _LINES = [
     "<!-- one line -->", "> quoted [r1]", "- item [R2]", "1. first", "[r1]: http://example.org/one",
     '[R2]: <http://example.org/two> "Two"', "[another]: /another.md", "<table><tr><td>cell [r1]</td></tr></table>",
     "Text with a footnote[^1].", "[^1]: the note", "(target)=", "* * *", "café au lait\u2028next", "a  ", "<br>",
-    "[[Wiki note|shown]]",
+    "[[Wiki note|shown]]", "- item\n\n    its second paragraph", "text\n\n\n    code after blank lines",
     "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----",
 ]
 _FRONT = ["", "---\ntitle: Front title\ndescription: What it is\ntags: [a, b]\n---\n",
@@ -56,6 +56,8 @@ _DOCUMENTS = [
     "# A\ntext\n<!-- open\n# B\ntext",
     # no heading at all: one section, read in one go
     "\n".join(f"paragraph {n} [r{n % 3}]\n" for n in range(40)) + "\n[r0]: /zero\n[r1]: /one",
+    # indented lines after blank ones: code, or a list item's next paragraph, by the line above the blanks
+    "# A\n- item\n\n\n    its second paragraph\n## B\ntext\n\n    code\n\n    more code\n# C\n1. one\n\n\tnot code",
     # a table whose rule is on the next piece's first line
     "# T\nname | value\n--- | ---\nx | 1\n# U\n| a |\n|---|\n| 1 |",
     # front matter, CR LF line ends, a byte order mark
