@@ -104,13 +104,13 @@ def test_the_passages_stored_are_the_same(monkeypatch):
 
 
 @pytest.mark.parametrize("body", [
-    "A paragraph with no heading above it, on two lines\nof text.\n\n",  # nowhere to stop: read once, at the end
-    "```sh\n# a comment, not a heading\necho hi\n",  # a fence never closed, with lines like headings in it
+    "A paragraph with no heading above it, on two lines\nof text.\n\n",
+    "```sh\n# a comment, not a heading\n\necho hi\n",  # a fence never closed: nowhere to stop in it
     "## A section\n\nIts text.\n\n",
 ])
 def test_a_large_file_is_read_about_once(body, monkeypatch):
-    # What follows the last heading of the lines read is read again with the next piece: a file, or a long part
-    # of it, without a heading to stop at is not read again with each piece (its time would grow as its square).
+    # What follows the last heading or paragraph of the lines read is read again with the next piece: a file, or
+    # a long part of it, with nowhere to stop is not read again with each piece (its time would grow as its square).
     data = (body * 20_000).encode("utf-8")
     lines_read = []
     read_lines = markdown._read_lines

@@ -230,9 +230,9 @@ def _line_pieces(data: bytes) -> Iterator[list[str]]:
 def _read_in_pieces(data: bytes) -> tuple[dict[str, str], list[Block], list[Link]] | None:
     """What read_markdown reads of ``data`` (its front matter, blocks and links), read a piece at a time
     (_line_pieces): only a piece's lines are held at once, and the blocks read from them. Twice: first for
-    the reference definitions, which links above them use, then for the blocks. The pieces are read up to
-    the last heading that starts a section (see _read_lines), and the lines after it are read again with
-    the next piece. None for a file that is not UTF-8, or holds NULs or a UTF-16 or UTF-32 byte order mark:
+    the reference definitions, which links above them use, then for the blocks. Each piece is read up to the
+    last heading or paragraph it starts (see _read_lines), and the lines after it are read again with the
+    next piece. None for a file that is not UTF-8, or holds NULs or a UTF-16 or UTF-32 byte order mark:
     such a file is decoded whole."""
     if bom_codec(data) in ("utf-16", "utf-32") or b"\x00" in data:
         return None
@@ -257,18 +257,15 @@ def _read_in_pieces(data: bytes) -> tuple[dict[str, str], list[Block], list[Link
     links: list[Link] = []
     heading = ""
     waiting: list[str] = []  # lines not yet read for good
-    # They are read when a line may be a heading (a part without any is not read again and again), and, when
-    # none was where reading could stop (they were in code: "# a comment"), once twice as many wait.
-    headed, due = False, 0
+    due = 0  # when reading could stop nowhere in them (all in code), they are read again once twice as many wait
     for lines in _line_pieces(data):
         if skip:
             lines, skip = lines[skip:], max(skip - len(lines), 0)
         waiting += lines
-        headed = headed or any(line[:1] == "#" for line in lines)
-        if headed and len(waiting) >= due:
+        if len(waiting) >= due:
             done, heading = _read_lines(waiting, references, blocks, links, heading, more=True)
             del waiting[:done]
-            headed, due = False, 2 * len(waiting)
+            due = 2 * len(waiting)
     _read_lines(waiting, references, blocks, links, heading)
     return front, blocks, links
 
@@ -278,11 +275,12 @@ def _read_lines(lines: list[str], references: dict[str, str], blocks: list[Block
     """Read ``lines`` into ``blocks`` and ``links``, under ``heading``; how many lines were read, and the
     heading the next ones are under.
 
-    With ``more``, lines follow these ones: what is read is kept only up to the last ATX heading ("## …") that
-    starts a line of its own (not inside code, a comment or a table), which ends whatever stood before it.
-    What comes after it may still change with the lines that follow (a fence or a comment closed further
-    on): it is taken back, and the count returned is that heading's line, where reading goes on. Nothing
-    read from a heading on depends on the lines above it."""
+    With ``more``, lines follow these ones: what is read is kept only up to the last place where what stood
+    before has ended and nothing after reads the lines above: an ATX heading ("## …") or a line that starts
+    in its first column after a blank one (not inside code or a comment: they are read whole, and lines
+    that merely look so are not reached). What comes after it may still change with the lines that follow (a
+    fence or a comment closed further on): it is taken back, and the count returned is that line's, where
+    reading goes on."""
     para: list[str] = []
     kind = "text"
     kept = (0, len(blocks), len(links), heading)
@@ -364,6 +362,8 @@ def _read_lines(lines: list[str], references: dict[str, str], blocks: list[Block
                 line.startswith("(") and _MYST_TARGET.match(line)) or (
                 line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
             flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
+            if more and i + 1 < len(lines) and lines[i + 1][:1].strip() and not line.strip():
+                kept = (i + 1, len(blocks), len(links), heading)  # nothing after reads lines above the blank
         else:
             # a table: rows of cells between bars, its header's bars perhaps not at the ends of the line
             # ("a | b") but then a rule beneath it ("--- | ---")
