@@ -121,8 +121,7 @@ def bench_ingest(tmp: Path, rng: random.Random) -> None:
 
 def bench_big_page(tmp: Path, rng: random.Random, megabytes: float = 60) -> None:
     """Peak memory and time of `kb add` of one large HTML page: short paragraphs, most elements per byte
-    (a 61.6 MB page of them took 1.43 GB as one tree; read as it is parsed, about 0.5 GB). The command
-    runs in a process of its own, its peak resident size (with its reader process's) measured by wait4."""
+    (a 61.6 MB page of them took 1.43 GB as one tree; read as it is parsed, about 0.5 GB)."""
     words, weights = vocabulary(rng, 8000)
     page = tmp / "big.html"
     with page.open("w", encoding="utf-8") as out:
@@ -133,16 +132,86 @@ def bench_big_page(tmp: Path, rng: random.Random, megabytes: float = 60) -> None
             out.write(line)
             written += len(line)
         out.write("</body></html>\n")
-    size = page.stat().st_size
+    _kb_add_peak(tmp / "big-page", page, "HTML page of short paragraphs")
+
+
+def write_big_markdown(path: Path, rng: random.Random, megabytes: float) -> None:
+    """One long Markdown file of sections as manuals and notes write them: ATX and underlined headings,
+    paragraphs with emphasis, code spans and links (inline and by reference, defined at the file's end),
+    lists, fenced code, tables, block quotes and HTML comments."""
+    words, weights = vocabulary(rng, 8000)
+
+    def say(k: int) -> str:
+        return " ".join(rng.choices(words, cum_weights=weights, k=k))
+
+    with path.open("w", encoding="utf-8") as out:
+        out.write("---\ntitle: The big handbook\ntags: [manual, generated]\n---\n\n")
+        written, n = 0, 0
+        while written < megabytes * 1e6:
+            parts = [f"# Chapter {n} {say(3)}\n" if n % 3 else f"Chapter {n} {say(3)}\n{'=' * 20}\n"]
+            for s in range(rng.randint(3, 8)):
+                parts.append(f"## {say(2)} {s}\n" if s % 4 else f"{say(3)} {s}\n{'-' * 12}\n")
+                for _ in range(rng.randint(2, 5)):
+                    text = say(rng.randint(30, 100))
+                    para = (f"{text[:40]} *{say(2)}* `{say(1)}` [{say(2)}](https://example.org/{n}/{s}) "
+                            f"see [{say(1)}][ref{rng.randint(0, 99)}] {text[40:]}.")
+                    parts.append(_wrapped(para) + "\n")
+                kind = rng.random()
+                if kind < 0.25:
+                    parts.append("\n".join(f"- {say(rng.randint(4, 14))}" for _ in range(rng.randint(3, 8))) + "\n")
+                elif kind < 0.45:
+                    parts.append("```python\n" + "\n".join(f"    {say(1)} = {say(3)!r}" for _ in range(8))
+                                 + "\n\n# " + say(3) + "\n```\n")
+                elif kind < 0.6:
+                    rows = [f"| {say(1)} | {say(2)} | {rng.randint(0, 999)} |" for _ in range(rng.randint(3, 10))]
+                    parts.append("| Name | Meaning | Default |\n|---|---|--:|\n" + "\n".join(rows) + "\n")
+                elif kind < 0.7:
+                    parts.append("\n".join(f"> {say(rng.randint(6, 14))}" for _ in range(3)) + "\n")
+                elif kind < 0.75:
+                    parts.append(f"<!--\n{say(8)}\n-->\n")
+                elif kind < 0.85:
+                    parts.append("\n".join(f"{i}. {say(rng.randint(4, 12))}" for i in range(1, 5)) + "\n")
+            text = "\n".join(parts) + "\n"
+            out.write(text)
+            written += len(text.encode())
+            n += 1
+        out.write("\n" + "\n".join(f"[ref{i}]: https://example.org/reference/{i}" for i in range(100)) + "\n")
+
+
+def _wrapped(text: str, width: int = 80) -> str:
+    """``text`` in lines of about ``width`` characters, as prose in Markdown files is written."""
+    lines, at = [], 0
+    while len(text) - at > width:
+        cut = text.rfind(" ", at, at + width)
+        cut = text.find(" ", at + width) if cut <= at else cut
+        if cut < 0:
+            break
+        lines.append(text[at:cut])
+        at = cut + 1
+    lines.append(text[at:])
+    return "\n".join(lines)
+
+
+def bench_big_markdown(tmp: Path, rng: random.Random, megabytes: float = 64) -> None:
+    """Peak memory and time of `kb add` of one large Markdown file (write_big_markdown's)."""
+    path = tmp / "big.md"
+    write_big_markdown(path, rng, megabytes)
+    _kb_add_peak(tmp / "big-markdown", path, "Markdown file of sections")
+
+
+def _kb_add_peak(data_dir: Path, path: Path, what: str) -> None:
+    """Print the peak memory and time of `kb add` of ``path``. The command runs in a process of its own, its
+    peak resident size (with its reader process's) measured by wait4."""
+    size = path.stat().st_size
     started = time.perf_counter()
-    command = [sys.executable, "-m", "tinyrag_desktop", "kb", "--data-dir", str(tmp / "big-page"), "add", str(page)]
+    command = [sys.executable, "-m", "tinyrag_desktop", "kb", "--data-dir", str(data_dir), "add", str(path)]
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              cwd=Path(__file__).resolve().parents[1])
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.perf_counter() - started
     peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)  # bytes on macOS, kilobytes on Linux
-    print(f"kb add of one {size / 1e6:.1f} MB HTML page of short paragraphs: peak memory {peak / 2**20:.0f} MB "
+    print(f"kb add of one {size / 1e6:.1f} MB {what}: peak memory {peak / 2**20:.0f} MB "
           f"({peak / size:.1f} times its size), {elapsed:.1f} s = {size / 1e6 / elapsed:.1f} MB/s"
           + ("" if child.returncode == 0 else f" (FAILED: exit status {child.returncode})"))
 
@@ -323,6 +392,7 @@ def main() -> int:
         bench_docx(tmp_path, docx_rng, vocabulary(docx_rng)[0])
         bench_pdf(tmp_path)
         bench_big_page(tmp_path, random.Random(7))
+        bench_big_markdown(tmp_path, random.Random(8))
         bench_json_secrets(tmp_path, random.Random(6))  # its own, as bench_docx's
         p50, _ = bench_search(tmp_path, rng, 15_000, 300)
         print(f"  p50 target 15 ms at 15,000 chunks: {'meets' if p50 <= 15 else 'BELOW'}")

@@ -324,3 +324,28 @@ def test_a_two_processor_machine_reads_a_large_import_with_one_reader(monkeypatc
     assert ingest._readers_for(many[:-1]) is None  # too few files to be worth a reader
     monkeypatch.setattr(ingest.os, "cpu_count", lambda: 1)
     assert ingest._readers_for(many) is None  # no processor to spare
+
+
+def test_a_large_file_or_result_is_not_held_twice_as_it_travels(tmp_path):
+    # A 64 MB file went to its reader as its pickle and a copy of it joined to its length, and came out of the
+    # pipe as its pickle and the bytes unpickled from it: each end held it twice (the readers took 340 MB).
+    import tracemalloc
+
+    job = reader_worker.ReadJob(b"x" * 8_000_000, "markdown", "big.md", 1200)
+    message = tmp_path / "message"
+    tracemalloc.start()
+    try:
+        with message.open("wb") as stream:
+            reader_worker._send(stream, job)
+        sent = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        with message.open("rb") as stream:
+            received = reader_worker._receive(stream)
+            after = tracemalloc.get_traced_memory()
+            with pytest.raises(EOFError):  # the next message: there is none
+                reader_worker._receive(stream)
+    finally:
+        tracemalloc.stop()
+    assert received == job
+    assert sent < 1.8 * len(job.data)  # its pickle (made in a buffer that grows by halves), not a copy too
+    assert after[1] - after[0] < 0.5 * len(job.data)  # beyond the job received: its pickle is not held whole

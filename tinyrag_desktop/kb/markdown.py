@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 from .decoding import decode_text
 from .errors import ReadError
+from .html_encoding import bom_codec
 from .inline import (
     EMPHASIS, Found, code_bounds, emphasis_off, inside, links_in, norm_space, outside, spliced,
 )
@@ -46,7 +47,10 @@ def _opens_indented_code(lines: list[str], i: int) -> bool:
         return True
     if lines[i - 1].strip():
         return False
-    above = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    above = i - 2  # the nearest line above that is not blank (not lines[:i] copied: a large file has a million)
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    above = lines[above] if above >= 0 else ""
     return not above[:1].isspace() and not _MD_LIST_ITEM.match(above)
 
 
@@ -167,24 +171,119 @@ def _md_row(line: str) -> str:
 
 
 def read_markdown(data: bytes, name: str) -> Document:
-    lines = decode_text(data).splitlines()
-    front: dict[str, str] = {}
-    if lines and lines[0].strip() in ("---", "+++"):  # YAML front matter, or Hugo's TOML
+    pieces = _read_in_pieces(data) if len(data) >= PIECES_FROM_BYTES else None
+    if pieces is not None:
+        front, blocks, links = pieces
+    else:
+        lines = decode_text(data).splitlines()
+        front, skip = _front_of(lines)
+        lines = lines[skip:] if skip else lines
+        references: dict[str, str] = {}
+        _gather_references(lines, references)
+        blocks, links = [], []
+        _read_lines(lines, references, blocks, links, "")
+    lead = [Block("text", front[key]) for key in ("description", "summary") if front.get(key)]
+    if front.get("tags"):
+        lead.append(Block("text", f"Tags: {front['tags']}"))
+    blocks[:0] = lead
+    title = front.get("title") or next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
+    return Document(title, "markdown", tuple(blocks), tuple(links))
+
+
+# A Markdown file this large is read a piece at a time (_read_in_pieces), not as one text and a list of all
+# its lines: a 64 MB file's million lines took more memory than its blocks.
+PIECES_FROM_BYTES = 4 * 1024 * 1024
+_PIECE_BYTES = 1024 * 1024  # about how much of the file is decoded and cut into lines at a time
+# The front matter is looked for in a file's first lines, this many (see _front_of).
+_FRONT_LINES = 200
+
+
+def _front_of(lines: Sequence[str]) -> tuple[dict[str, str], int]:
+    """The front matter at the start of ``lines`` (YAML, or Hugo's TOML), and how many lines it takes."""
+    if lines and lines[0].strip() in ("---", "+++"):
         toml = lines[0].strip() == "+++"
-        for end in range(1, min(len(lines), 200)):
+        for end in range(1, min(len(lines), _FRONT_LINES)):
             if lines[end].strip() in (("+++",) if toml else ("---", "...")):
-                front = _front_matter(lines[1:end], _FRONT_KEY_TOML if toml else _FRONT_KEY)
-                lines = lines[end + 1:]
-                break
-    references: dict[str, str] = {}
+                return _front_matter(lines[1:end], _FRONT_KEY_TOML if toml else _FRONT_KEY), end + 1
+    return {}, 0
+
+
+def _gather_references(lines: Sequence[str], references: dict[str, str]) -> None:
+    """Add the reference definitions ("[label]: href") in ``lines`` to ``references``, the first of a label
+    kept: anywhere in the file, even below its use."""
     for line in lines:
         if line.lstrip().startswith("[") and (ref := _MD_REFERENCE.match(line)) is not None:
             references.setdefault(" ".join(ref.group(1).split()).casefold(), ref.group(2))
+
+
+def _line_pieces(data: bytes) -> Iterator[list[str]]:
+    """``data``'s lines, about _PIECE_BYTES of them at a time, as ``decode_text(data).splitlines()`` would
+    cut them: each piece but the last ends after a line feed, so no line (nor a CR LF) is cut in two.
+    Raises UnicodeDecodeError when ``data`` is not UTF-8 (its encoding is then guessed from all of it)."""
+    at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    while at < len(data):
+        end = data.find(b"\n", at + _PIECE_BYTES) + 1 or len(data)
+        yield str(data[at:end], "utf-8").splitlines()
+        at = end
+
+
+def _read_in_pieces(data: bytes) -> tuple[dict[str, str], list[Block], list[Link]] | None:
+    """What read_markdown reads of ``data`` (its front matter, blocks and links), read a piece at a time
+    (_line_pieces): only a piece's lines are held at once, and the blocks read from them. Twice: first for
+    the reference definitions, which links above them use, then for the blocks. Each piece is read up to the
+    last heading or paragraph it starts (see _read_lines), and the lines after it are read again with the
+    next piece. None for a file that is not UTF-8, or holds NULs or a UTF-16 or UTF-32 byte order mark:
+    such a file is decoded whole."""
+    if bom_codec(data) in ("utf-16", "utf-32") or b"\x00" in data:
+        return None
+    references: dict[str, str] = {}
+    head: list[str] = []  # the first lines, until there are enough to find the front matter in
+    front, skip = None, 0
+    try:
+        for lines in _line_pieces(data):
+            if front is None:
+                head += lines
+                if len(head) < _FRONT_LINES:
+                    continue
+                front, skip = _front_of(head)
+                lines, head = head[skip:], []
+            _gather_references(lines, references)
+    except UnicodeDecodeError:
+        return None
+    if front is None:
+        front, skip = _front_of(head)
+        _gather_references(head[skip:], references)
     blocks: list[Block] = []
     links: list[Link] = []
+    heading = ""
+    waiting: list[str] = []  # lines not yet read for good
+    due = 0  # when reading could stop nowhere in them (all in code), they are read again once twice as many wait
+    for lines in _line_pieces(data):
+        if skip:
+            lines, skip = lines[skip:], max(skip - len(lines), 0)
+        waiting += lines
+        if len(waiting) >= due:
+            done, heading = _read_lines(waiting, references, blocks, links, heading, more=True)
+            del waiting[:done]
+            due = 2 * len(waiting)
+    _read_lines(waiting, references, blocks, links, heading)
+    return front, blocks, links
+
+
+def _read_lines(lines: list[str], references: dict[str, str], blocks: list[Block], links: list[Link],
+                heading: str, more: bool = False) -> tuple[int, str]:
+    """Read ``lines`` into ``blocks`` and ``links``, under ``heading``; how many lines were read, and the
+    heading the next ones are under.
+
+    With ``more``, lines follow these ones: what is read is kept only up to the last place where what stood
+    before has ended and nothing after reads the lines above: an ATX heading ("## …") or a line that starts
+    in its first column after a blank one (not inside code or a comment: they are read whole, and lines
+    that merely look so are not reached). What comes after it may still change with the lines that follow (a
+    fence or a comment closed further on): it is taken back, and the count returned is that line's, where
+    reading goes on."""
     para: list[str] = []
     kind = "text"
-    heading = ""
+    kept = (0, len(blocks), len(links), heading)
 
     def flush() -> None:
         nonlocal para, kind
@@ -249,6 +348,8 @@ def read_markdown(data: bytes, name: str) -> Document:
             i += 1
         elif (m := _ATX.match(line)) is not None:
             flush()
+            if more:  # what stood before it is read for good
+                kept = (i, len(blocks), len(links), heading)
             heading = norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
         elif para and kind == "text" and line.lstrip()[:1] in ("=", "-") and _SETEXT.match(line) and \
@@ -261,6 +362,8 @@ def read_markdown(data: bytes, name: str) -> Document:
                 line.startswith("(") and _MYST_TARGET.match(line)) or (
                 line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
             flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
+            if more and i + 1 < len(lines) and lines[i + 1][:1].strip() and not line.strip():
+                kept = (i + 1, len(blocks), len(links), heading)  # nothing after reads lines above the blank
         else:
             # a table: rows of cells between bars, its header's bars perhaps not at the ends of the line
             # ("a | b") but then a rule beneath it ("--- | ---")
@@ -272,13 +375,12 @@ def read_markdown(data: bytes, name: str) -> Document:
             if not (is_table and _MD_TABLE_RULE.match(line)):  # the rule under the header: no text
                 para.append(line)
         i += 1
+    if more:
+        done, n_blocks, n_links, heading = kept
+        del blocks[n_blocks:], links[n_links:]
+        return done, heading
     flush()
-    lead = [Block("text", front[key]) for key in ("description", "summary") if front.get(key)]
-    if front.get("tags"):
-        lead.append(Block("text", f"Tags: {front['tags']}"))
-    blocks[:0] = lead
-    title = front.get("title") or next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
-    return Document(title, "markdown", tuple(blocks), tuple(links))
+    return len(lines), heading
 
 
 def _html_table(text: str, heading: str, links: list[Link]) -> list[Block] | None:

@@ -126,7 +126,8 @@ class ReadJob:
 
 def _send(stream: BinaryIO, value: object) -> None:
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_LENGTH.pack(len(payload)) + payload)
+    stream.write(_LENGTH.pack(len(payload)))
+    stream.write(payload)  # not joined to its length: a large file's would be copied whole once more
     stream.flush()
 
 
@@ -138,10 +139,10 @@ def _receive(stream: BinaryIO) -> object:
     size = _LENGTH.unpack(head)[0]
     if size > _MOST_BYTES:  # not a length this program wrote: the stream is not a reader's
         raise EOFError
-    payload = stream.read(size)
-    if len(payload) < size:
-        raise EOFError
-    return pickle.loads(payload)
+    try:  # from the stream as it comes, which it reads no further than the value's end: a large file's
+        return pickle.load(stream)  # bytes or text are then not held twice, as their pickle and as themselves
+    except pickle.UnpicklingError as exc:  # cut short
+        raise EOFError from exc
 
 
 # What travels back: the document's title, type, links, notes, link targets (a page read as its links) and
@@ -189,6 +190,7 @@ def main() -> int:
                 pickle.loads(pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL))  # urllib's HTTPError does)
             except Exception:  # the parent would take its stream for broken, and the file for a crash
                 result = (False, ReadError(f"could not be read ({exc.__class__.__name__}: {exc})"))
+        del job  # the file's bytes, let go before its text is pickled
         try:
             _send(sink, result)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an exception that cannot travel
