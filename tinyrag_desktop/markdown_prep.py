@@ -526,14 +526,13 @@ def _without_call_wrappers(text: str) -> str:
 
 
 _NOT_CLOSED = "the block was not closed"
-_CLOSE_TAG = re.compile(r"</tool\s*>")  # its end tag, or one written "</tool >", which is none
-_ENDS_CLOSED = re.compile(_CLOSE_TAG.pattern + r"\s*\Z")
+_ENDS_CLOSED = re.compile(r"</tool\s*>\s*\Z")  # its end tag, or one written "</tool >", which is none
 
 
 def _with_their_tails(events: list[ParseEvent]) -> list[ParseEvent]:
     """``events`` with each block the parser cut at its length limit given the rest of it, up to its </tool>,
     that came after it as text: a call not run, set in code whole, not one cut off with its end in the prose."""
-    from .protocol import InvalidBlock, TextChunk, cut_at_limit
+    from .protocol import InvalidBlock, TextChunk, cut_at_limit, rest_ends
 
     out: list[ParseEvent] = []
     n = 0
@@ -544,10 +543,9 @@ def _with_their_tails(events: list[ParseEvent]) -> list[ParseEvent]:
             while n < len(events) and isinstance(events[n], TextChunk):
                 n += 1
             tail = "".join(e.text for e in events[start:n])
-            close = _CLOSE_TAG.search(tail)
-            if close is not None:
-                event = InvalidBlock(event.raw + tail[: close.end()], event.reason)
-                tail = tail[close.end():]
+            end = rest_ends(tail)
+            if end >= 0:
+                event, tail = InvalidBlock(event.raw + tail[:end], event.reason), tail[end:]
             out.append(event)
             if tail:
                 out.append(TextChunk(tail))

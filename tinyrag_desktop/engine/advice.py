@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
-from ..protocol import ToolCall, inside_at, parse_all
+from ..protocol import ToolCall, inside_at, parse_all, rest_ends
 
 if TYPE_CHECKING:
     from ..tools.registry import ToolSpec
@@ -43,17 +43,14 @@ _MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,}|-->)?\s*\Z",
 # What may follow a call in a Markdown construct (spec rule 5) at the end of a message: the construct's end.
 _CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|~~|\]\([^()\s]*\)|\]|\||</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
 CLOSING_CHARS = 200  # more text than that after an invalid block: the message goes on after it
-_CLOSE_TAG = re.compile(r"</tool\s*>")
 _CLOSE_TAG_MOST = 16  # "</tool" and the spaces a model may write before its ">"
 
 
 def past_close(text: str) -> tuple[str, bool]:
     """What of ``text``, the rest of a block the parser cut at its length limit, comes after its </tool>, and
     whether the block still goes on; only the end of it kept, where a </tool> split across deltas begins."""
-    close = _CLOSE_TAG.search(text)
-    if close is None:
-        return text[-_CLOSE_TAG_MOST:], True
-    return text[close.end():], False
+    end = rest_ends(text)
+    return (text[-_CLOSE_TAG_MOST:], True) if end < 0 else (text[end:], False)
 
 
 def closes_only(text: str) -> bool:

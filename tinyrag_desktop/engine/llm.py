@@ -65,6 +65,9 @@ def is_chat_model(name: str) -> bool:
 # What a reply that ended before its first words says to do: the server gave no reason in it
 _NOTHING_CAME = "The model may have failed to load or stopped working: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
+# Seconds a server whose /models is a 404 is given to answer a one-token question before it is taken to be at work
+# on it: a 404 comes at once, and the status bar's check gives up after 8 s
+_TAKES_QUESTIONS_WAIT = 5.0
 
 
 async def _read_to_end(chunks: AsyncIterator[str]) -> None:
@@ -175,7 +178,7 @@ class LLMClient:
         body = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1, "stream": False}
         try:
             resp = await self.http.post(f"{self.base_url}/chat/completions", json=body, headers=self._headers(),
-                                        timeout=self._timeout(15.0))
+                                        timeout=self._timeout(_TAKES_QUESTIONS_WAIT))
         except httpx.ReadTimeout:  # taken, and being answered: a model at work (or still loading)
             return True
         except httpx.HTTPError:
