@@ -12,7 +12,11 @@ import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from .protocol import ParseEvent
 
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -465,12 +469,12 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
         return text, []
     if "<tool" not in text:
         return _without_call_wrappers(text), []
-    from .protocol import InvalidBlock, XMLParseState, parse_all
+    from .protocol import InvalidBlock, XMLParseState, cut_at_limit, parse_all
 
     state = XMLParseState()
     out: list[str] = []
     found: list[tuple[str, str]] = []
-    events = [*state.feed(text), *state.finish()]
+    events = _with_their_tails([*state.feed(text), *state.finish()])
     ended: list[object] = []  # blocks never closed that the answer went on after
     while events and isinstance(events[-1], InvalidBlock) and not_closed(events[-1].reason):
         last = events[-1]
@@ -486,7 +490,7 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
         # its element closed, for the text or the block after it ("<query>x</query> then …"): a call not run.
         if isinstance(event, InvalidBlock) and (_ENDS_CLOSED.search(event.raw) or n == len(events) - 1
                                                 or any(event is e for e in ended)
-                                                or not_closed(event.reason)):
+                                                or not_closed(event.reason) or cut_at_limit(event)):
             out.append(_INVALID_MARK.format(len(found)))
             found.append((event.raw.strip(), event.reason))
         else:
@@ -523,6 +527,31 @@ def _without_call_wrappers(text: str) -> str:
 
 _NOT_CLOSED = "the block was not closed"
 _ENDS_CLOSED = re.compile(r"</tool\s*>\s*\Z")  # its end tag, or one written "</tool >", which is none
+
+
+def _with_their_tails(events: list[ParseEvent]) -> list[ParseEvent]:
+    """``events`` with each block the parser cut at its length limit given the rest of it, up to its </tool>,
+    that came after it as text: a call not run, set in code whole, not one cut off with its end in the prose."""
+    from .protocol import InvalidBlock, TextChunk, cut_at_limit, rest_ends
+
+    out: list[ParseEvent] = []
+    n = 0
+    while n < len(events):
+        event, n = events[n], n + 1
+        if isinstance(event, InvalidBlock) and cut_at_limit(event):
+            start = n
+            while n < len(events) and isinstance(events[n], TextChunk):
+                n += 1
+            tail = "".join(e.text for e in events[start:n])
+            end = rest_ends(tail)
+            if end >= 0:
+                event, tail = InvalidBlock(event.raw + tail[:end], event.reason), tail[end:]
+            out.append(event)
+            if tail:
+                out.append(TextChunk(tail))
+        else:
+            out.append(event)
+    return out
 
 
 def not_closed(reason: str) -> bool:

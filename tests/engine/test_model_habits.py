@@ -10,7 +10,7 @@ from tests.engine.test_engine import of, tokens, visible
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import EngineConfig, advice
 from tinyrag_desktop.engine.events import Done, EngineError, Text, ToolFinished, ToolStarted
-from tinyrag_desktop.markdown_prep import invalid_blocks, round_pieces
+from tinyrag_desktop.markdown_prep import invalid_blocks, invalid_mark, round_pieces
 
 CALL = '<tool name="calculate"><query>2+2</query></tool>'
 
@@ -145,6 +145,30 @@ async def test_a_block_cut_at_the_length_limit_gets_no_round_more(llm, make_engi
     (err,) = of(events, EngineError)
     assert err.kind == "length" and len(llm.requests) == 1
 
+
+
+@pytest.mark.parametrize("after", ["", "\n\nThat should do it."])
+async def test_a_block_past_the_parsers_limit_is_marked_whole_and_the_model_told_to_keep_it_short(
+        llm, make_engine, after) -> None:
+    # Cut at 200,000 characters, its rest came as prose: the block was shown as text with no reason, and the
+    # answer ended on it, the model never told
+    huge = '<tool name="calculate"><query>' + "1+" * 110_000 + "1</query></tool>"
+    streamed = ["Try ", *(huge[at : min(at + 4096, len(huge) - 3)] for at in range(0, len(huge) - 3, 4096)),
+                huge[-3:], after]  # its end tag split too
+    llm.queue(Stream(streamed), Stream(tokens(CALL)), Stream(tokens("It is 4.")))
+    events = await collect(make_engine(), "What is 2+2?")
+    if after:  # the message went on after it: the answer, not a call waiting
+        assert len(llm.requests) == 1
+    else:
+        (start,) = of(events, ToolStarted)
+        assert start.round == 2 and visible(events).endswith("It is 4.")
+        assert ("was not run: it is longer than a tool call may be (no </tool> within 200000 characters)"
+                in told(llm, 1))
+    (done,) = of(events, Done)
+    first = round_pieces(done.transcript, done.round_starts)[0]
+    shown, found = invalid_blocks(first)
+    assert found == [(huge, "no </tool> within 200000 characters")]
+    assert shown == "Try " + invalid_mark(0) + after
 
 # -- D: results the model makes up ------------------------------------------------------------------------
 

@@ -97,6 +97,24 @@ async def test_content_sent_as_a_list_of_parts_is_its_text(llm, make_engine) -> 
     assert visible(await run(make_engine())) == "Hello world"
 
 
+
+async def test_content_sent_as_one_part_is_its_text_and_a_value_with_none_is_no_text(llm, make_engine) -> None:
+    # {"type": "text", …} was shown as Python's dict ("{'type': 'text', 'text': 'Hello'}"), true as "True"
+    llm.queue(Raw([chunk({"content": "a "}), chunk({"content": {"type": "text", "text": "hello"}}),
+                   chunk({"content": True}), chunk({"content": {"type": "image_url", "image_url": {"url": "x"}}}),
+                   chunk({"content": [{"type": "text", "text": " world"}, False]}), chunk({"content": 42}),
+                   chunk({}, finish="stop"), "data: [DONE]\n\n"]))
+    assert visible(await run(make_engine())) == "a hello world42"
+
+
+async def test_only_the_first_choice_is_the_answer(llm, make_engine) -> None:
+    # A server making two choices sent both, in the same chunks or their own: they were woven into one answer
+    # ("A0 B1 B2 A3"), and the second's finish_reason could end it
+    two = 'data: {"choices": [{"index": 0, "delta": {"content": "A0 "}}, {"index": 1, "delta": {"content": "B1 "}}]}\n\n'
+    llm.queue(Raw([two, 'data: {"choices": [{"index": 1, "delta": {"content": "B2"}, "finish_reason": "stop"}]}\n\n',
+                   chunk({"content": "A3"}), chunk({}, finish="stop"), "data: [DONE]\n\n"]))
+    assert visible(await run(make_engine())) == "A0 A3"
+
 async def test_an_error_event_says_the_servers_words(llm, make_engine) -> None:
     llm.queue(Raw([chunk({"content": "Par"}), 'event: error\ndata: {"message": "The model crashed (exit code 139)"}\n\n']))
     (err,) = of(await run(make_engine()), EngineError)

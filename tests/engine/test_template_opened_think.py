@@ -174,6 +174,30 @@ async def test_reasoning_that_imagines_its_calls_results_is_not_made_the_answer(
     assert engine_module._OPENS_THINKING  # still presumed
 
 
+
+async def test_an_answer_that_goes_on_past_its_call_and_ends_its_turn_runs_the_call(llm, make_engine) -> None:
+    # A sentence after the call, then the end of the turn, with no </think>: the answer, not reasoning that
+    # imagined the results. It stayed reasoning: the call never ran, and a second round was asked for.
+    said = "Let me compute. " + block("echo", "25") + " Then I will explain."
+    llm.queue(Stream(pieces("Hm, 2+2 is 4.</think>The answer is 4.")), Stream(pieces(said)), Stream(["It is 25."]))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    [retract] = of(events, Retract)
+    assert (retract.text, retract.channel) == (said, "reasoning")
+    assert [s.query for s in of(events, ToolStarted)] == ["25"]
+    assert visible(events) == "Let me compute.  Then I will explain.\n\nIt is 25."
+    assert not engine_module._OPENS_THINKING
+
+
+async def test_reasoning_the_engine_saw_stopped_past_its_call_stays_reasoning(llm, make_engine) -> None:
+    # A server that ignores the stop sequences: the engine sees the made-up results start, whole sentence or not
+    thought = "I might call " + block("echo", "x") + " Then I see.\n"
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")), Stream([thought, "<tool_results>25</tool_results>"]))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, Retract) == [] and reasoning(events) == thought
+    assert engine_module._OPENS_THINKING
+
 async def test_the_next_start_knows_the_model_from_its_first_reply(llm, make_engine, tmp_path) -> None:
     # Learnt anew at every start, the first reply of each session showed its reasoning as the answer and
     # ran the blocks in it; the data folder keeps what was learnt

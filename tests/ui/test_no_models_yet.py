@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton
 
-from tests.sse_server import ScriptedLLMServer
+from tests.sse_server import ScriptedLLMServer, Status, Stream
 
 from .conftest import ask_and_wait
 
@@ -131,3 +131,21 @@ def test_settings_with_the_server_default_model_keep_it_with_the_list_filled(mak
         assert dialog.models() == ["llama3.2:latest"] and dialog.field("chat_model").currentText() == ""
         assert not dialog.test_result.isVisibleTo(dialog)
         dialog.reject()
+
+
+def test_a_server_that_lists_no_models_but_answers_is_reachable_and_answers(make_window, qloop):
+    # Its /models a 404: "wrong address" in amber, "found nothing at that address … Check the Server URL", and
+    # every question refused so, though its chat answered when a model was named
+    with ScriptedLLMServer() as server:
+        server.pages["/v1/models"] = Status(404, {"error": {"message": "not found"}})
+        server.queue(*[Stream(["Hello."]) for _ in range(6)])  # the checks' one-token questions, and the answer
+        win = make_window(server.base_url, chat_model="")
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable"
+        assert "answers questions but does not list its models" in win.status.reason
+        dialog = win.open_settings()
+        qloop.run(dialog.test_connection())
+        assert dialog.test_result.text().startswith("Connected. The server answers questions but does not list")
+        assert dialog.test_result.property("failed") is not True
+        dialog.reject()
+        assert qloop.run(ask_and_wait(win, "Hello?")) == "done"
+        assert win.view.answers()[-1].copy_markdown().strip() == "Hello."

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
-from ..protocol import ToolCall, inside_at, parse_all
+from ..protocol import ToolCall, inside_at, parse_all, rest_ends
 
 if TYPE_CHECKING:
     from ..tools.registry import ToolSpec
@@ -43,6 +43,14 @@ _MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,}|-->)?\s*\Z",
 # What may follow a call in a Markdown construct (spec rule 5) at the end of a message: the construct's end.
 _CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|~~|\]\([^()\s]*\)|\]|\||</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
 CLOSING_CHARS = 200  # more text than that after an invalid block: the message goes on after it
+_CLOSE_TAG_MOST = 16  # "</tool" and the spaces a model may write before its ">"
+
+
+def past_close(text: str) -> tuple[str, bool]:
+    """What of ``text``, the rest of a block the parser cut at its length limit, comes after its </tool>, and
+    whether the block still goes on; only the end of it kept, where a </tool> split across deltas begins."""
+    end = rest_ends(text)
+    return (text[-_CLOSE_TAG_MOST:], True) if end < 0 else (text[end:], False)
 
 
 def closes_only(text: str) -> bool:
@@ -124,10 +132,12 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
     """The note telling the model why the call its message ends with was not run, and the aside telling the
     reader (both "" when it ends otherwise; the aside also for an invalid block, which is marked already).
     Asked only of a round that ended normally: a block left open there was not cut by a limit."""
-    if invalid.startswith("no </tool> within"):
-        return "", ""  # a block too long to be a call: the answer ends there
-    if invalid:  # "it is inside a quote, …" (rule 5), or why the block itself is wrong
-        why, aside = invalid if invalid.startswith("it is inside ") else f"it is not a valid block ({invalid})", ""
+    if invalid.startswith("it is inside "):  # rule 5
+        why, aside = invalid, ""
+    elif invalid.startswith("no </tool> within "):  # the parser's limit: a query that long is no query
+        why, aside = f"it is longer than a tool call may be ({invalid}); keep the call short", ""
+    elif invalid:  # why the block itself is wrong
+        why, aside = f"it is not a valid block ({invalid})", ""
     elif _MISWRITTEN.search(tail := text[-_MISWRITTEN_TAIL:]):
         folded_tail = tail.lower()
         start = len(text) - len(tail) + folded_tail.rfind("<tool", 0, folded_tail.rfind("</tool"))

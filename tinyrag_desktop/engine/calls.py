@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..protocol import InvalidBlock, ParseEvent, TextChunk, ToolCall, XMLParseState
+from ..protocol import InvalidBlock, ParseEvent, TextChunk, ToolCall, XMLParseState, cut_at_limit
 from ..tool_words import DISABLED
 from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec
@@ -69,6 +69,7 @@ class Round:
     after_call: str | None = None  # the text since the round's last valid block; None before the first
     invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
     after_invalid: str = ""  # the text after that block: spaces, or what closes a construct around it ("**")
+    invalid_goes_on: bool = False  # that block was cut at the parser's limit: the rest of it, to its </tool>, follows
     writing: ToolWriting | None = None  # the last tool_writing sent of the block being written
     writing_at: float = 0.0  # when (time.monotonic)
     reasoning: list[str] = field(default_factory=list)  # what the model reasoned in this round
@@ -152,6 +153,8 @@ class ToolCalls:
             rnd.words = rnd.words or bool(event.text.strip())
             if rnd.invalid_at_end and event.text.strip():  # more words, or the end of a construct around it
                 rnd.after_invalid += event.text
+                if rnd.invalid_goes_on:  # the block's own end is no text after it
+                    rnd.after_invalid, rnd.invalid_goes_on = advice.past_close(rnd.after_invalid)
                 if len(rnd.after_invalid) > advice.CLOSING_CHARS:
                     rnd.invalid_at_end = ""
             if rnd.after_call is not None:
@@ -161,6 +164,7 @@ class ToolCalls:
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
             rnd.invalid_at_end, rnd.after_invalid, rnd.words = event.reason, "", True  # shown as written
+            rnd.invalid_goes_on = cut_at_limit(event)
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
             return [*self._dropped(rnd), Text(event.raw, rnd.number)]

@@ -427,7 +427,7 @@ class Engine(ToolCalls):
                         for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
                             yield out
                 if not streaming:  # the reply is over: its last text, and a block left open, are settled
-                    if answered_in_reasoning(think, presumed, failure, finish_reason):
+                    if answered_in_reasoning(think, presumed, failure, finish_reason, stop.hit):
                         await self._learn(habit, opens_thinking=False)
                         answer = "".join(presumed)
                         if answer:

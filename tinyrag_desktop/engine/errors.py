@@ -7,6 +7,8 @@
         ├── AuthenticationFailed 401/403: the API key is missing or wrong
         ├── RateLimited          429
         ├── ServerFailed         5xx, or another HTTP error, with the server's own message
+        │   ├── AddressNotFound  404: nothing at the Server URL
+        │   ├── ModelsUnlisted   404 at /models, but the server takes questions (with no model named)
         │   ├── ContextTooLong   the request is longer than the model's context window
         │   └── ModelLoading     503 while the server loads its model (llama.cpp's): asked again soon
         ├── FirstTokenTimeout    the model did not start answering in time
@@ -70,6 +72,15 @@ class RateLimited(LLMError):
 
 class ServerFailed(LLMError):
     kind = "server_error"
+
+
+class AddressNotFound(ServerFailed):
+    """The server found nothing at the address asked (404): the Server URL is wrong."""
+
+
+class ModelsUnlisted(ServerFailed):
+    """The server has no list of models (404 at /models) but takes questions: a server of one model (a
+    llama.cpp or koboldcpp build, a proxy). Asked with no model named, it answers with the one it serves."""
 
 
 class ContextTooLong(ServerFailed):

@@ -20,6 +20,7 @@ import httpx
 from ..http_clients import proxy_note
 from ..server_said import model_names, server_message
 from .errors import (
+    AddressNotFound,
     AuthenticationFailed,
     BadResponse,
     CHOOSE_ANOTHER,
@@ -28,6 +29,7 @@ from .errors import (
     NO_SUCH_MODEL,
     ModelLoading,
     ModelNotFound,
+    ModelsUnlisted,
     RateLimited,
     ServerFailed,
     ServerUnreachable,
@@ -63,6 +65,9 @@ def is_chat_model(name: str) -> bool:
 # What a reply that ended before its first words says to do: the server gave no reason in it
 _NOTHING_CAME = "The model may have failed to load or stopped working: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
+# Seconds a server whose /models is a 404 is given to answer a one-token question before it is taken to be at work
+# on it: a 404 comes at once, and the status bar's check gives up after 8 s
+_TAKES_QUESTIONS_WAIT = 5.0
 
 
 async def _read_to_end(chunks: AsyncIterator[str]) -> None:
@@ -150,8 +155,12 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise self._broken(exc) from exc
         if resp.status_code != 200:
-            raise self._status_error(resp.status_code, server_message(resp.text), what="list its models",
-                                     location=resp.headers.get("location", ""))
+            problem = self._status_error(resp.status_code, server_message(resp.text), what="list its models",
+                                         location=resp.headers.get("location", ""))
+            if isinstance(problem, AddressNotFound) and await self._takes_questions():
+                raise ModelsUnlisted(f"The server at {self.base_url} answers questions but does not list its "
+                                     "models (/models: 404): questions go to the model it serves.") from problem
+            raise problem
         try:
             models = model_names(resp.json())
         except (ValueError, RecursionError):  # not JSON; RecursionError: nested past reading
@@ -163,12 +172,29 @@ class LLMClient:
             )
         return models
 
+    async def _takes_questions(self) -> bool:
+        """Whether the chat endpoint is there, for a server whose /models is not: a question of one token, with
+        no model named, answered or refused as a question (not a 404, nor a web server's 405 or 501)."""
+        body = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1, "stream": False}
+        try:
+            resp = await self.http.post(f"{self.base_url}/chat/completions", json=body, headers=self._headers(),
+                                        timeout=self._timeout(_TAKES_QUESTIONS_WAIT))
+        except httpx.ReadTimeout:  # taken, and being answered: a model at work (or still loading)
+            return True
+        except httpx.HTTPError:
+            return False
+        return resp.status_code in (200, 400, 422, 503)
+
     async def resolve_model(self, model: str) -> str:
         """``model``, or the server's first chat model when none is chosen (Ollama lists the model pulled
-        last first: an embedding model pulled for the knowledge base was sent every question)."""
+        last first: an embedding model pulled for the knowledge base was sent every question); "" (no model
+        named) for a server that lists none but takes questions."""
         if model:
             return model
-        models = await self.list_models()
+        try:
+            models = await self.list_models()
+        except ModelsUnlisted:
+            return ""
         if not models:
             raise ModelNotFound(NO_MODELS.format(where=self.base_url))
         chat = [m for m in models if is_chat_model(m)]
@@ -186,7 +212,8 @@ class LLMClient:
         StreamInterrupted after the deltas that did arrive. ``begun``: the answer's words came already, in an
         earlier round (after a tool's result), so a failure says that they are kept, not that none came."""
         self._check_address()
-        body = {"model": model, "messages": messages, "stream": True, "temperature": temperature, **extra}
+        named = {"model": model} if model else {}  # none: a server that lists no models, asked as it was checked
+        body = {**named, "messages": messages, "stream": True, "temperature": temperature, **extra}
         url = f"{self.base_url}/chat/completions"
         request = self.http.build_request(
             "POST", url, json=body, headers=self._headers(), timeout=self._timeout(self.first_token_timeout)
@@ -373,7 +400,12 @@ class LLMClient:
         about_the_model = model.lower() in said or ("model" in said and any(
             words in said for words in ("not found", "does not exist", "not exist", "unknown", "no such",
                                         "not available", "invalid model", "pull")))
-        if status == 404 or (status == 400 and about_the_model):
+        if not model:  # asked with none named: the server lists no models (resolve_model)
+            if status in (400, 422) and "model" in said:
+                return ModelNotFound(f"The server at {self.base_url} does not list its models, and takes no "
+                                     "question without one named. Set the Chat model in Settings (or pass "
+                                     f"--model). The server said: {message}")
+        elif status == 404 or (status == 400 and about_the_model):
             try:
                 models = await self.list_models()
             except LLMError:
@@ -428,7 +460,7 @@ class LLMClient:
         if status == 429:
             return RateLimited(f"The server is busy or rate-limited (429); wait a moment and try again.{said}")
         if status == 404:
-            return ServerFailed(
+            return AddressNotFound(
                 f"The server at {self.base_url} found nothing at that address (404) and could not {what}. "
                 f"{URL_HINT}{said}"
             )

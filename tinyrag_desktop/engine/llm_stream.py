@@ -92,7 +92,9 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
     out: list[Delta | None] = []
     calls = calls if calls is not None else NativeCalls()
     for choice in choices if isinstance(choices, list) else []:
-        if not isinstance(choice, dict):
+        # The first choice only: a server that makes several (n > 1, its default or a proxy's) sends the others
+        # with their index, in the same chunks or their own; they were woven into the answer
+        if not isinstance(choice, dict) or choice.get("index", 0) not in (0, None):
             continue
         # "delta": {} beside a whole "message" (a server's last chunk) is a delta with nothing in it: the
         # message, all the text streamed already, came again after it ("Hello world.Hello world.")
@@ -119,11 +121,16 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
 
 
 def _text_of(value: Any) -> str:
-    """A content field's text: a string, or a list of parts (``[{"type": "text", "text": "Hi"}]``, as some
-    proxies send it; it was shown as Python's list)."""
+    """A content field's text: a string, a part (``{"type": "text", "text": "Hi"}``) or a list of parts, as some
+    proxies send it (they were shown as Python's dict and list); digits a proxy sent as a number. Any other value
+    (``true``, an image part) holds no text."""
+    if isinstance(value, str):
+        return value
     if isinstance(value, list):
-        return "".join(str(part.get("text") or "") if isinstance(part, dict) else str(part) for part in value)
-    return str(value) if value else ""
+        return "".join(_text_of(part) for part in value)
+    if isinstance(value, dict):
+        return value["text"] if isinstance(value.get("text"), str) else ""
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
 
 
 class NativeCalls:

@@ -88,18 +88,29 @@ def taken_back(taken: str, own: int, rnd: Round, req: Request) -> Iterator[Engin
 
 
 def answered_in_reasoning(think: ThinkSplitter, presumed: list[str], failure: LLMError | None,
-                           finish_reason: str | None) -> bool:
-    """Whether a reply presumed to start inside its reasoning never left it, and ended well: it was the answer."""
+                           finish_reason: str | None, stopped: bool) -> bool:
+    """Whether a reply presumed to start inside its reasoning never left it, and ended well: it was the answer.
+    ``stopped``: the engine itself saw a stop sequence in it (the server went on past it)."""
     return (think.presumed and think.in_reasoning and failure is None and finish_reason != "length"
-            and not thought_past_a_call("".join(presumed)))
+            and not thought_past_a_call("".join(presumed), stopped))
 
 
-def thought_past_a_call(text: str) -> bool:
-    """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the
-    server stopped it at STOP_SEQUENCES, with no </think>), not an answer that ends on its call and waits."""
+# How a sentence ends, before any closing quote, bracket or emphasis
+_SENTENCE_ENDS = tuple(".!?…。！？")
+_CLOSERS = "\"')]}*_”’»"
+
+
+def thought_past_a_call(text: str, stopped: bool) -> bool:
+    """Whether ``text`` goes on after its last tool block as reasoning that imagined the call's results, which
+    the server stopped at STOP_SEQUENCES (with no </think>): cut there, its words after the call end mid-sentence
+    ("… and would then see "), unless the engine saw the stop itself (``stopped``). A model that ended its
+    turn on a whole sentence after its call ("… Then I will explain.") gave its answer, which waits on the call."""
     events = parse_all(text)
     calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
-    return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
+    if not calls:
+        return False
+    after = "".join(e.text for e in events[calls[-1] + 1:] if isinstance(e, TextChunk)).strip()
+    return bool(after) and (stopped or not after.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS))
 
 
 async def stop_all(pump_task: asyncio.Task[None], running: set[asyncio.Task[None]]) -> None:

@@ -77,9 +77,12 @@ from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENC
 from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
 from .markdown_lines import F_BODY as _F_BODY, F_CLOSING as _F_CLOSING, F_INFO as _F_INFO, MarkdownLines
 
-__all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
+__all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "cut_at_limit", "inside_at", "parse_all", "rest_ends"]
 
 DEFAULT_MAX_BLOCK_CHARS = 200_000
+_TOO_LONG = "no </tool> within {limit} characters"  # an InvalidBlock's reason when the limit cut it
+_TOO_LONG_RE = re.compile(r"no </tool> within \d+ characters\Z")
+_CLOSE_TAG_RE = re.compile(r"</tool\s*>")
 # How far past a call held in what may be an inline code span ("Let`s compute <tool …>…</tool> and …") the
 # span must close to make the call code. CommonMark bounds a span only by its paragraph, but a span is a
 # name, an expression, a command or a call's syntax shown as written: tens of characters, and a line break
@@ -601,13 +604,13 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 self._compact()
                 return k
             end = limit - base
-            event: ParseEvent = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
+            event: ParseEvent = InvalidBlock(self._raw(end), _TOO_LONG.format(limit=limit))
         elif failed >= 0 and base + failed <= limit:
             end = failed  # early failure: the block is the text before it, the rest is text again
             event = InvalidBlock(self._raw(end), self._error)
         elif base + max(end, failed) > limit:  # ended past the limit: cut finer, the stream reached it first
             end = limit - base
-            event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
+            event = InvalidBlock(self._raw(end), _TOO_LONG.format(limit=limit))
         else:
             event = self._finish_block(self._raw(end))
         spans = self._tentative
@@ -656,6 +659,18 @@ def inside_at(text: str, at: int) -> str:
     state = XMLParseState()
     state.feed(text[: at + 1])
     return state.inside
+
+
+def cut_at_limit(block: InvalidBlock) -> bool:
+    """Whether the parser cut ``block`` at its length limit: the rest of it, its </tool> too, comes as text."""
+    return _TOO_LONG_RE.match(block.reason) is not None
+
+
+def rest_ends(text: str) -> int:
+    """Where the rest of a block cut at the length limit, ``text`` on, ends: just past its </tool> (or a
+    "</tool >" meant as it); -1 when that is not in ``text``."""
+    close = _CLOSE_TAG_RE.search(text)
+    return close.end() if close is not None else -1
 
 
 def parse_all(text: str, **kwargs: int) -> list[ParseEvent]:

@@ -8,7 +8,7 @@ from typing import Awaitable, Callable
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QBoxLayout, QComboBox, QPushButton, QSizePolicy, QWidget
 
-from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
+from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, ModelsUnlisted, RateLimited, ServerFailed
 from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..hidden_passwords import hide_passwords
@@ -118,6 +118,11 @@ class ConnectionTestMixin:
             models = await self._list_models(url, key)
         except asyncio.CancelledError:
             raise  # the dialog closed: its widgets may be gone already
+        except ModelsUnlisted:  # a server of one model: asked with none named, it answers
+            set_working(self.test_button, False)
+            self._say_test("Connected. The server answers questions but does not list its models: with no "
+                           "Chat model set, questions go to the model it serves.")
+            return
         except Exception as exc:  # the client's errors carry a person-readable message
             set_working(self.test_button, False)
             self._say_test(_test_failure(exc), failed=True)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton, QWidget
 
-from ..engine.errors import AuthenticationFailed, BadResponse, ModelLoading, RateLimited, ServerFailed
+from ..engine.errors import AuthenticationFailed, BadResponse, ModelLoading, ModelsUnlisted, RateLimited, ServerFailed
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
@@ -272,6 +272,10 @@ class ServerStatus:
         except TimeoutError:
             self.models, self.embedding_models = [], []
             self._set("down", "unreachable", "The server did not answer in time.")
+            return
+        except ModelsUnlisted as exc:  # a server of one model: asked with none named, it answers
+            self.models, self.embedding_models = [], []
+            self._set("ok", "reachable", window_words(str(exc)))
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models, self.embedding_models = [], []
