@@ -63,3 +63,20 @@ def test_a_table_that_streamed_in_whole_stays_whole_when_the_theme_changes(make_
     answer = _recoloured(win, qloop)
     assert _rows(answer, "first") == _rows(answer, "second") == ROWS
     assert "".join(s.markdown() for s in answer.segments()) == TEXT
+
+
+def test_a_table_opened_while_another_is_still_drawn_stays_open_when_the_theme_changes(
+        make_window, server, qloop, tmp_path):
+    """"Show all N rows" on two tables in quick succession: the second waits for the first's rows to be drawn,
+    and a theme change then folded it again."""
+    data, chat_id, _messages = _chat(tmp_path, [TEXT])
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    answer = win.view.answers()[-1]
+    qloop.run(wait_until(lambda: not win.loading and not answer.building))
+    first, second = [s for s in answer.segments() if s.fold is not None]
+    first.rowsAsked.emit()
+    second.rowsAsked.emit()  # waits: the first's rows are still being drawn
+    assert answer.tables_opened() == {0, 1}
+    answer = _recoloured(win, qloop)
+    assert _rows(answer, "first") == ROWS and _rows(answer, "second") == ROWS
