@@ -48,6 +48,17 @@ def _stored_answer(data: Path) -> tuple[str, str]:
         return db.execute("SELECT content, status FROM messages WHERE role = 'assistant'").fetchone()
 
 
+def _quit_and_stored(box, win, qtbot, qloop, finished, gate, data: Path) -> tuple[str, str]:
+    """Quit answered (Alt+Q) to the question ``box`` while an answer is held open (``gate``): the window closed,
+    the answer ended as stopped, the app's end awaited; the assistant answer then stored."""
+    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert qloop.run(finished) == "stopped"
+    qloop.run(win.aclose())
+    gate.opened.set()
+    return _stored_answer(data)
+
+
 @pytest.mark.parametrize("how", ["ctrl_q", "close_button"])  # the system's Quit: test_quit_while_busy_app
 def test_quitting_while_an_answer_is_written_asks_first_and_cancel_keeps_it_going(make_window, server, qloop,
                                                                                   qtbot, how):
@@ -86,12 +97,7 @@ def test_quit_keeps_the_answer_so_far_marked_as_stopped(make_window, server, qlo
     assert _boxes(win) == [box] and box.isVisible()
     assert [b for b in box.buttons() if b.text() == "&Quit"][0].accessibleName() == "Quit now"
     assert QAccessible.queryAccessibleInterface(box).text(QAccessible.Text.Name) == "Quit tinyRAG Desktop?"
-    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
-    qtbot.waitUntil(lambda: not win.isVisible())
-    assert qloop.run(finished) == "stopped"
-    qloop.run(win.aclose())
-    gate.opened.set()
-    content, status = _stored_answer(data)
+    content, status = _quit_and_stored(box, win, qtbot, qloop, finished, gate, data)
     assert status == "stopped" and content.startswith("Hell") and content != STORY
 
 
@@ -335,12 +341,7 @@ def test_quitting_during_a_regenerate_says_which_answer_stays(make_window, serve
     shorter = "it is still shorter than the answer it was to replace, which stays in the chat"
     assert (shorter in box.informativeText()) == kept
     assert ("what it has written so far stays in the chat, marked as stopped" in box.informativeText()) != kept
-    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
-    qtbot.waitUntil(lambda: not win.isVisible())
-    assert qloop.run(finished) == "stopped"
-    qloop.run(win.aclose())
-    gate.opened.set()
-    content, status = _stored_answer(data)
+    content, status = _quit_and_stored(box, win, qtbot, qloop, finished, gate, data)
     if kept:  # as it was: the new answer's first words were not stored
         assert (content, status) == (old, "done")
     else:
