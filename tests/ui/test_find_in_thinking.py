@@ -168,6 +168,7 @@ def test_a_word_in_what_a_reasoning_lines_note_stands_for_is_found_at_the_note(m
     assert view is thinking.body and cursor.selectedText().startswith(" … (2,510 more characters")  # the note
     assert [s.cursor.selectedText() for s in view.extraSelections()] == [cursor.selectedText()]  # marked
     assert bar.copy_button.isVisible() and bar.copy_button.text() == "Copy reasoning"
+    assert bar.copy_button.accessibleName() == "Copy the whole reasoning, with the text not shown"
     qtbot.mouseClick(bar.copy_button, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().text() == LONG_LINE and bar.copy_button.text() == "Copied ✓"
 

@@ -12,7 +12,8 @@ one shows them all, as its note's "Show all N rows" does, then selects it), and 
 a table or a code line too long to lay out (the note that stands for it is marked, and the bar says the match is
 in text not shown, with a button that copies the whole answer). An answer's reasoning is looked in whether its
 Thinking is open or closed: going to a match in it opens it (as a click on "Thinking" does), and scrolls its box
-to the match (the caret moved there: a selection of the user's in that box goes).
+to the match (the caret moved there: a selection of the user's in that box goes); what is cut off a line of it too
+long to lay out is looked in as an answer's is, its note marked, with a button that copies the whole reasoning.
 """
 
 from __future__ import annotations
@@ -84,9 +85,8 @@ class FindBar(QFrame):
                                         lambda: self.step(False), Qt.ArrowType.UpArrow)
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
                                         Qt.ArrowType.DownArrow)
-        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it
-        self.copy_button = self._button("findCopyAnswer", "Copy the whole answer as Markdown, with the text not shown",
-                                        self._copy_answer, text="Copy answer")
+        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it (see _COPY)
+        self.copy_button = self._button("findCopyAnswer", _COPY["cut"][1], self._copy_answer, text=_COPY["cut"][0])
         self.copy_button.hide()
         close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
         self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
@@ -499,8 +499,12 @@ class FindBar(QFrame):
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
         self.count.setText(text)
-        self.copy_button.setText("Copy reasoning" if hidden == "reasoning cut" else "Copy answer")
-        self.copy_button.setVisible(hidden in ("cut", "reasoning cut"))
+        copy = _COPY.get(hidden)  # (its "Copied ✓" goes)
+        self.copy_button.setVisible(copy is not None)
+        if copy is not None:
+            self.copy_button.setText(copy[0])
+            self.copy_button.setToolTip(copy[1])
+            self.copy_button.setAccessibleName(copy[1])
         if tell:
             access.tell(self.box, text)
         tips = [_HIDDEN_TIPS[hidden]] if hidden else []
@@ -538,6 +542,9 @@ _HIDDEN_TIPS = {
                      "much is left out there). Copy reasoning copies all of it.",
     "thinking": "This match is in the model's reasoning (Thinking), which is closed: Enter opens it and goes to it.",
 }
+# The button shown with a match in text too long to show, and what it does (its tooltip and accessible name)
+_COPY = {"cut": ("Copy answer", "Copy the whole answer as Markdown, with the text not shown"),
+         "reasoning cut": ("Copy reasoning", "Copy the whole reasoning, with the text not shown")}
 
 
 def _closed_thinking(view: TextView) -> ThinkingSection | None:
