@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.thinking import ThinkingSection
@@ -125,3 +126,63 @@ def test_a_word_only_in_the_reasoning_of_a_message_not_built_yet_is_reached(make
     thinking = view.parentWidget()
     assert isinstance(thinking, ThinkingSection) and thinking.toggle.isChecked() and cursor.selectedText() == "okapi"
     qloop.run(wait_until(lambda: _on_screen(win, view, cursor.selectionStart())))
+
+
+# One line of reasoning of 12,500 characters: shown up to its 10,000th, then a note " … (N more characters, Copy
+# keeps all)"; "zebra" only in what the note stands for
+LONG_LINE = "word " * 2500 + "zebra here\nEnd of the reasoning.\n"
+
+
+def _chat_with_long_line(tmp_path, answers: int = 1) -> tuple:
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat("animals")
+    for n in range(answers):  # the first one's reasoning has the long line
+        store.add_user_message(chat.id, f"Which animal? ({n})")
+        store.add_assistant_message(chat.id, "A plain answer.", transcript="A plain answer.",
+                                    reasoning=LONG_LINE if n == 0 else "Nothing to weigh.",
+                                    stats={"rounds": 1, "tools_run": 0, "elapsed_ms": 10})
+    store.close()
+    return data, chat.id
+
+
+def test_the_words_of_a_reasoning_lines_note_are_no_match(make_window, server, qloop, tmp_path):
+    data, chat_id = _chat_with_long_line(tmp_path)
+    win = make_window(server.base_url, data_dir=data)
+    thinking = _opened(win, qloop, chat_id)
+    assert "Copy keeps all" in thinking.body.toPlainText()
+    assert _find(win, "keeps all").count.text() == "Not found"  # it was "1 of 1 in Thinking, closed"
+
+
+def test_a_word_in_what_a_reasoning_lines_note_stands_for_is_found_at_the_note(make_window, server, qloop, qtbot,
+                                                                                tmp_path):
+    data, chat_id = _chat_with_long_line(tmp_path)
+    win = make_window(server.base_url, data_dir=data)
+    thinking = _opened(win, qloop, chat_id)
+    bar = _find(win, "zebra")
+    assert bar.count.text() == "1 of 1 in Thinking, closed: press Enter"  # it was "Not found"
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)
+    assert thinking.toggle.isChecked()
+    assert bar.count.text() == "1 of 1, in text not shown" and "Copy reasoning" in bar.count.toolTip()
+    view, cursor = bar.matches()[0]
+    assert view is thinking.body and cursor.selectedText().startswith(" … (2,510 more characters")  # the note
+    assert [s.cursor.selectedText() for s in view.extraSelections()] == [cursor.selectedText()]  # marked
+    assert bar.copy_button.isVisible() and bar.copy_button.text() == "Copy reasoning"
+    assert bar.copy_button.accessibleName() == "Copy the whole reasoning, with the text not shown"
+    qtbot.mouseClick(bar.copy_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == LONG_LINE and bar.copy_button.text() == "Copied ✓"
+
+
+def test_a_word_past_a_cut_in_the_reasoning_of_a_message_not_built_yet_is_reached(make_window, server, qloop,
+                                                                                   qtbot, tmp_path, monkeypatch):
+    from tinyrag_desktop.ui import window_chats
+
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)  # the chat opens on its last 3 questions and answers
+    data, chat_id = _chat_with_long_line(tmp_path, answers=8)
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    bar = _find(win, "zebra")
+    assert bar.count.text() == "Earlier in this chat: press Enter"
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)  # builds the pages down to it, and goes to it
+    qloop.run(wait_until(lambda: bar.count.text() == "1 of 1, in text not shown"))  # it found nothing

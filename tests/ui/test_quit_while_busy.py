@@ -14,7 +14,7 @@ from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.sse_server import Stream
+from tests.sse_server import Gate, Stream
 from tinyrag_desktop.ui.busy_close import busy_words
 
 from .conftest import held_answer, tokens, wait_signal, wait_until
@@ -46,6 +46,17 @@ def _asked(win, qtbot) -> QMessageBox:
 def _stored_answer(data: Path) -> tuple[str, str]:
     with sqlite3.connect(data / "chats.sqlite3") as db:
         return db.execute("SELECT content, status FROM messages WHERE role = 'assistant'").fetchone()
+
+
+def _quit_and_stored(box, win, qtbot, qloop, finished, gate, data: Path) -> tuple[str, str]:
+    """Quit answered (Alt+Q) to the question ``box`` while an answer is held open (``gate``): the window closed,
+    the answer ended as stopped, the app's end awaited; the assistant answer then stored."""
+    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert qloop.run(finished) == "stopped"
+    qloop.run(win.aclose())
+    gate.opened.set()
+    return _stored_answer(data)
 
 
 @pytest.mark.parametrize("how", ["ctrl_q", "close_button"])  # the system's Quit: test_quit_while_busy_app
@@ -86,12 +97,7 @@ def test_quit_keeps_the_answer_so_far_marked_as_stopped(make_window, server, qlo
     assert _boxes(win) == [box] and box.isVisible()
     assert [b for b in box.buttons() if b.text() == "&Quit"][0].accessibleName() == "Quit now"
     assert QAccessible.queryAccessibleInterface(box).text(QAccessible.Text.Name) == "Quit tinyRAG Desktop?"
-    QTest.keyClick(box, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)  # &Quit
-    qtbot.waitUntil(lambda: not win.isVisible())
-    assert qloop.run(finished) == "stopped"
-    qloop.run(win.aclose())
-    gate.opened.set()
-    content, status = _stored_answer(data)
+    content, status = _quit_and_stored(box, win, qtbot, qloop, finished, gate, data)
     assert status == "stopped" and content.startswith("Hell") and content != STORY
 
 
@@ -312,6 +318,34 @@ def test_the_quit_question_says_what_a_waiting_regenerate_and_question_become(ma
     gate.opened.set()
     assert qloop.run(finished) == "done"
     qloop.run(wait_until(lambda: not win.waiting.chats() and not win.bridge.is_running()))
+
+
+@pytest.mark.parametrize(("old", "kept"), [("Red.", False),
+                                           ("Red, or green, or yellow: apples come in many colours.", True)])
+def test_quitting_during_a_regenerate_says_which_answer_stays(make_window, server, qloop, qtbot, tmp_path, old, kept):
+    """A Regenerate stopped while its new answer is shorter leaves the old one stored: the question said the new
+    answer's first words would stay, marked as stopped."""
+    data = tmp_path / "data"
+    server.queue(Stream(tokens(old)))
+    win = make_window(server.base_url, data_dir=data)
+    finished = wait_signal(win.answerFinished)
+    assert win.ask("What colour are apples?")
+    assert qloop.run(finished) == "done"
+    gate = Gate()
+    server.queue(Stream(tokens(STORY), gate=gate))  # held open after its first words
+    finished = wait_signal(win.answerFinished)
+    assert win.regenerate()
+    qloop.run(wait_until(lambda: "Hell" in win.view.answers()[-1].content()))
+    _ctrl_q(win, qtbot)
+    box = _asked(win, qtbot)
+    shorter = "it is still shorter than the answer it was to replace, which stays in the chat"
+    assert (shorter in box.informativeText()) == kept
+    assert ("what it has written so far stays in the chat, marked as stopped" in box.informativeText()) != kept
+    content, status = _quit_and_stored(box, win, qtbot, qloop, finished, gate, data)
+    if kept:  # as it was: the new answer's first words were not stored
+        assert (content, status) == (old, "done")
+    else:
+        assert status == "stopped" and content.startswith("Hell")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Gate, Stream
+from tinyrag_desktop.chats import ChatStore
 from tests.ui.conftest import ask_and_wait, keep_picture, tokens, wait_signal, wait_until
 
 RICH = "Answer {n}.\n\n```python\ndef f():\n    return {n}\n```\n\n| a | b |\n|---|---|\n| {n} | x |\n"
@@ -84,6 +85,32 @@ def test_a_theme_changed_on_an_idle_chat_keeps_the_place_the_edit_the_find_bar_a
     assert QApplication.focusWidget() is win.find_bar.box
     assert all(_light_share(answer) < 0.01 for answer in win.view.answers())
     keep_picture(win, "fixtheme43_idle_after.png")
+
+
+def test_a_theme_changed_on_a_short_chat_keeps_the_find_bars_match(make_window, server, qloop, tmp_path):
+    """A chat short enough to be built at once: the bar, still closed with the chat left when it was built,
+    searched nothing, and said "1 of 1" over no match marked."""
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat("animals")
+    store.add_user_message(chat.id, "Which animal?")
+    store.add_assistant_message(chat.id, "The okapi, I think.", transcript="The okapi, I think.",
+                                stats={"rounds": 1, "tools_run": 0, "elapsed_ms": 10})
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat.id)
+    qloop.run(wait_until(lambda: not win.loading))
+    bar = win.find_bar
+    bar.open_bar()
+    bar.box.setText("okapi")
+    assert (bar.current, len(bar.matches()), bar.count.text()) == (0, 1, "1 of 1")
+    opened = wait_signal(win.chatOpened)
+    win.apply_settings(win.settings.replace(theme="dark"))
+    qloop.run(opened)
+    qloop.run(wait_until(lambda: not win.loading))
+    assert (bar.isVisible(), bar.current, len(bar.matches()), bar.count.text()) == (True, 0, 1, "1 of 1")
+    view, cursor = bar.matches()[0]
+    assert cursor.selectedText() == "okapi" and view.extraSelections()  # marked in the new colours
 
 
 def _top_message(win) -> str:

@@ -106,11 +106,11 @@ class RenderingMixin:
         table's last piece, rendered ROWS_BUDGET a turn of the event loop."""
         if note.fold is None or note not in self._segments:
             return
+        self._folds_shown |= {self._fold_number(note.fold)}  # opened even while it waits (see tables_opened)
         if self._building:  # the rows above it are still being rendered: these go on from them once they are
             self._rows_asked += (note,)
             return
         fold, note.fold = note.fold, None
-        self._folds_shown |= {self._fold_number(fold)}
         above = self._segments[self._segments.index(note) - 1]  # the table's last piece
         if above.shows_nothing():  # cut where the table ended: it has the table's header, and no row yet
             self._segments.remove(note)

@@ -143,6 +143,13 @@ class AnswerSaver(QObject):
         self._message_id, self._replacing, self._pending = message.id, None, None
         return message
 
+    def stop_keeps_earlier(self) -> bool:
+        """Whether the answer being written, stopped now (Stop, Quit), would leave Regenerate's old answer stored
+        in its place: it is still shorter (see finish)."""
+        answer = self._answer
+        return (answer is not None and self._replacing is not None and self._message_id is None
+                and self._shorter(answer, "stopped"))
+
     def _shorter(self, answer: "AnswerWidget", outcome: str) -> bool:
         """Whether Regenerate's new ``answer``, ended so, is worth less than the old one it was to replace:
         nothing came, or it was stopped or failed with less text than the old one."""

@@ -60,7 +60,8 @@ class BusyAtClose(QuestionAtClose):
     def _say(self, box: QMessageBox, going: list[str], asked: list[str]) -> None:
         """Put the words for what is ``going`` (of what was ``asked`` about as the question opened) in ``box``."""
         if going:
-            text, details = busy_words(going, self._import_done(), self._win.waiting.counts(), self._elsewhere())
+            text, details = busy_words(going, self._import_done(), self._win.waiting.counts(), self._elsewhere(),
+                                       self._win._saver.stop_keeps_earlier())
         else:
             text, details = ended_words(asked)
         if (text, details) == (box.text(), box.informativeText()):
@@ -98,11 +99,12 @@ def ended_words(asked: list[str]) -> tuple[str, str]:
 
 
 def busy_words(going: list[str], imported: tuple[int, int] | None = None, waiting: tuple[int, int] = (0, 0),
-               elsewhere: str = "") -> tuple[str, str]:
+               elsewhere: str = "", keeps_earlier: bool = False) -> tuple[str, str]:
     """The question, and what quitting does, for what is ``going`` (see BusyAtClose._reason); ``imported``:
     the running import's (done, total) sources, when known; ``waiting``: the questions and the new answers
     (Regenerate, Retry) waiting their turn; ``elsewhere``: the title of the chat being answered, when it is not
-    the one open."""
+    the one open; ``keeps_earlier``: the answer is a Regenerate still shorter than the answer it replaces, which
+    stays if it is stopped now (see AnswerSaver.stop_keeps_earlier)."""
     said = {"answer": "an answer is still being written" + (f" in “{elsewhere}”" if elsewhere else ""),
             "go": "a Go program is still running",
             "import": "the knowledge base import is still running"
@@ -111,7 +113,9 @@ def busy_words(going: list[str], imported: tuple[int, int] | None = None, waitin
     text = listed(parts) + ". Quit anyway?"
     details = []
     if "answer" in going:
-        details.append("Quitting stops the answer and any tool it is running; what it has written so far stays in "
+        details.append("Quitting stops the new answer and any tool it is running; it is still shorter than the "
+                       "answer it was to replace, which stays in the chat." if keeps_earlier else
+                       "Quitting stops the answer and any tool it is running; what it has written so far stays in "
                        "the chat, marked as stopped.")
         details += waiting_words(*waiting)
     if "go" in going:

@@ -12,7 +12,8 @@ one shows them all, as its note's "Show all N rows" does, then selects it), and 
 a table or a code line too long to lay out (the note that stands for it is marked, and the bar says the match is
 in text not shown, with a button that copies the whole answer). An answer's reasoning is looked in whether its
 Thinking is open or closed: going to a match in it opens it (as a click on "Thinking" does), and scrolls its box
-to the match (the caret moved there: a selection of the user's in that box goes).
+to the match (the caret moved there: a selection of the user's in that box goes); what is cut off a line of it too
+long to lay out is looked in as an answer's is, its note marked, with a button that copies the whole reasoning.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QGuiApplication, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QToolButton, QWidget
 
 from ..chat_find import search_words
@@ -33,7 +34,7 @@ from .find_matches import (LeftOut, Match, TextView, cursor_of, find_words, grou
                            run_end, same_place, start_key)
 from .icons import ArrowButton
 from .segments import MarkdownSegment
-from .thinking import ThinkingSection
+from .thinking import ReasoningText, ThinkingSection
 from .theme import colors
 
 if TYPE_CHECKING:
@@ -84,9 +85,8 @@ class FindBar(QFrame):
                                         lambda: self.step(False), Qt.ArrowType.UpArrow)
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
                                         Qt.ArrowType.DownArrow)
-        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it
-        self.copy_button = self._button("findCopyAnswer", "Copy the whole answer as Markdown, with the text not shown",
-                                        self._copy_answer, text="Copy answer")
+        # shown while the match gone to is in text too long to show: the answer's Copy keeps all of it (see _COPY)
+        self.copy_button = self._button("findCopyAnswer", _COPY["cut"][1], self._copy_answer, text=_COPY["cut"][0])
         self.copy_button.hide()
         close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
         self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
@@ -217,13 +217,16 @@ class FindBar(QFrame):
 
     def in_text_not_shown(self) -> str:
         """Where the match gone to is when the answer does not show it: "rows" (of a long table folded), "cut"
-        (text too long to lay out), "thinking" (the answer's reasoning, closed); else ""."""
+        (text too long to lay out), "thinking" (the answer's reasoning, closed), "reasoning cut" (a line of the
+        reasoning too long to lay out); else ""."""
         if not 0 <= self._current < len(self._matches):
             return ""
         _n, _o, view, _s, _e, part = self._matches[self._current]
         if _closed_thinking(view) is not None:
             return "thinking"
-        return "" if part is None else "rows" if part.rows else "cut"
+        if part is None:
+            return ""
+        return "rows" if part.rows else "reasoning cut" if isinstance(view, ReasoningText) else "cut"
 
     def _typed(self) -> None:
         self._turn += 1  # new words: a page load for the old ones is no longer wanted
@@ -496,8 +499,12 @@ class FindBar(QFrame):
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
         self.count.setText(text)
-        self.copy_button.setText("Copy answer")
-        self.copy_button.setVisible(hidden == "cut")
+        copy = _COPY.get(hidden)  # (its "Copied ✓" goes)
+        self.copy_button.setVisible(copy is not None)
+        if copy is not None:
+            self.copy_button.setText(copy[0])
+            self.copy_button.setToolTip(copy[1])
+            self.copy_button.setAccessibleName(copy[1])
         if tell:
             access.tell(self.box, text)
         tips = [_HIDDEN_TIPS[hidden]] if hidden else []
@@ -508,25 +515,36 @@ class FindBar(QFrame):
 
     def _copy_answer(self) -> None:
         """Copy answer: the whole answer holding the match gone to, as its own Copy does (with its text not
-        shown, which a selection would leave out)."""
-        if self.in_text_not_shown():
-            view = self._matches[self._current][2]
-            answer = next((a for a in self._view.answers() if view in a.segments()), None)
-            if answer is not None:
-                answer.copy_markdown()
-                self.copy_button.setText("Copied ✓")
-                access.tell(self.copy_button, "The whole answer is copied")
+        shown, which a selection would leave out); Copy reasoning: the whole reasoning that holds it."""
+        if not self.in_text_not_shown():
+            return
+        view = self._matches[self._current][2]
+        if isinstance(view, ReasoningText) and isinstance(thinking := view.parentWidget(), ThinkingSection):
+            QGuiApplication.clipboard().setText(thinking.text())
+            copied = "The whole reasoning is copied"
+        elif (answer := next((a for a in self._view.answers() if view in a.segments()), None)) is not None:
+            answer.copy_markdown()
+            copied = "The whole answer is copied"
+        else:
+            return
+        self.copy_button.setText("Copied ✓")
+        access.tell(self.copy_button, copied)
 
 
 # What the count says of a match in text an answer does not show (see FindBar.in_text_not_shown), and its tooltip
 _HIDDEN_SAID = {"rows": " in rows not shown: press Enter", "cut": ", in text not shown",
-                "thinking": " in Thinking, closed: press Enter", "": ""}
+                "reasoning cut": ", in text not shown", "thinking": " in Thinking, closed: press Enter", "": ""}
 _HIDDEN_TIPS = {
     "rows": "This match is in rows of a long table that are not shown yet: Enter shows them all and goes to it.",
     "cut": "This match is in text too long to show (the marked note says how much is left out there). Copy "
            "answer, or the answer's Copy button, copies all of it.",
+    "reasoning cut": "This match is in a line of the model's reasoning too long to show (the marked note says how "
+                     "much is left out there). Copy reasoning copies all of it.",
     "thinking": "This match is in the model's reasoning (Thinking), which is closed: Enter opens it and goes to it.",
 }
+# The button shown with a match in text too long to show, and what it does (its tooltip and accessible name)
+_COPY = {"cut": ("Copy answer", "Copy the whole answer as Markdown, with the text not shown"),
+         "reasoning cut": ("Copy reasoning", "Copy the whole reasoning, with the text not shown")}
 
 
 def _closed_thinking(view: TextView) -> ThinkingSection | None:

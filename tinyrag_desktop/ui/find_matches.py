@@ -19,6 +19,7 @@ from ..search_text import fold, fold_map, span_of
 from .long_text import Cut
 from .markdown_render import BREAK_POINT
 from .segments import MarkdownSegment
+from .thinking import ReasoningText, ThinkingSection
 
 # A match: the number of its message among those shown, its text view's order, the view, its start and end; and
 # for a match in text not shown, that text (its start and end are then those of the note that stands for it)
@@ -90,14 +91,17 @@ def find_words(texts: list[tuple[int, TextView]], words: str, left_out: "LeftOut
 
 
 class LeftOut:
-    """Each answer segment's text not shown, read once for what it was read from (its fold, its cuts)."""
+    """Each answer segment's text not shown, read once for what it was read from (its fold, its cuts), and each
+    reasoning's lines cut (read again once a line more is cut, or the last one grew)."""
 
     def __init__(self) -> None:
-        self._known: dict[TextView, tuple[object, tuple[Cut, ...], list[Hidden]]] = {}
+        self._known: dict[TextView, tuple[object, tuple, list[Hidden]]] = {}
 
     def of(self, view: TextView) -> list[Hidden]:
-        """The text ``view`` does not show, if it is an answer's segment that has some (read again only once it
-        changed)."""
+        """The text ``view`` does not show, if it is an answer's segment or reasoning that has some (read again
+        only once it changed)."""
+        if isinstance(view, ReasoningText):
+            return self._reasoning(view)
         if not isinstance(view, MarkdownSegment) or (view.fold is None and not view.cuts):
             return []
         known = self._known.get(view)
@@ -108,6 +112,18 @@ class LeftOut:
         else:
             parts = _placed(view.document().toRawText(), view.cuts)
         self._known[view] = (view.fold, view.cuts, parts)
+        return parts
+
+    def _reasoning(self, view: ReasoningText) -> list[Hidden]:
+        """The reasoning's lines cut (see thinking.LINE_SHOWN), each at its note, read as written."""
+        thinking = view.parentWidget()
+        cuts = thinking.line_cuts() if isinstance(thinking, ThinkingSection) else ()
+        known = self._known.get(view)
+        if known is not None and known[1] == cuts:
+            return known[2]
+        whole = thinking.text() if cuts else ""
+        parts = [Hidden(at, end, whole[start:stop], rows=False, code=True) for at, end, start, stop in cuts]
+        self._known[view] = (None, cuts, parts)
         return parts
 
     def clear(self) -> None:

@@ -79,6 +79,8 @@ def rebuild_in_place(win: "MainWindow", cover: QLabel | None = None) -> None:
             return  # another chat opened meanwhile
         _open_again(win, parts, tables)
         win.view.go_to_place(place)
+        if finding:  # built at once, within open_chat: the bar, closed with the chat left, is not back yet
+            bar.shown_again()
         bar.search_again(current)
         if QApplication.focusWidget() is win.view:  # in the answer streaming, shown again only now
             _focus_back(focus)

@@ -175,6 +175,12 @@ class ThinkingSection(QFrame):
             at = cut.at + len(cut.note)
         return "".join(parts) + (self._shown_text(at, end) if at < end else "")
 
+    def line_cuts(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Each line of the reasoning cut: where its note is shown (from, to) and the characters of the reasoning
+        it stands for (from, to), for Find in chat (see find_matches.LeftOut)."""
+        self._note_settled()
+        return tuple((cut.at, cut.at + len(cut.note), cut.start, cut.end) for cut in self._cuts)
+
     def _shown_text(self, start: int, end: int) -> str:
         cursor = QTextCursor(self.body.document())
         cursor.setPosition(start)
