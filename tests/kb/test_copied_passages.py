@@ -84,6 +84,19 @@ def test_a_line_copied_to_more_files_than_there_are_candidates_leaves_room_for_t
     assert len(hits[0].copies) == 149  # every other copy, not only those among the candidates
 
 
+def test_copies_do_not_take_the_places_the_notes_get_beside_a_log_of_alike_lines(tmp_path):
+    # a log filled the candidates, and the second look, for other sources, was filled by the 150 copies
+    folder = _folder(tmp_path, copies=150)
+    (folder / "app.log").write_text("".join(f"2026-12-05 03:{n:05d} ERROR narwhal refused\n" for n in range(20_000)),
+                                    encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(folder)])
+    hits = search(tmp_path / "D", "narwhal refused", 6)
+    names = [Path(h.location).name for h in hits]
+    assert names[0] == "app.log" and set(names[2:]) == set(NOTES)
+    assert len(hits[1].copies) == 149
+
+
 def test_copies_nearest_a_question_by_meaning_leave_room_for_the_next_passages(data_dir):
     # 150 mirrors of one page, nearest the question by meaning: the vector side's 100 places were all copies
     copy, near = [1.0, 0.0, 0.0], [0.8, 0.6, 0.0]

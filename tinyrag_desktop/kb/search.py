@@ -15,15 +15,17 @@ A search, step by step:
    a question of stop words only ("what is it") is not searched (``Hits.common`` says so);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
    common words were left out, the best 300, each given back those words' BM25 share in Python; when
-   they come from fewer than k documents (a log of thousands of alike lines), the best three chunks of
-   each other source too (see _candidates);
+   they come from fewer than k documents (a log of thousands of alike lines), or hold fewer than k
+   passages (one log copied to 150 files), the best three chunks of each other source too, and where
+   else the passages found are (see _candidates);
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
 4. with a query vector, the BM25 ranking and the vector ranking are fused (reciprocal rank fusion);
 5. links: the same words are searched in the text around links between pages (``links_fts``): a page
    that other pages describe in the question's words gets a share of the credit;
 6. sources: a source's rank adds up its best chunks (1, ½, ¼) plus W_LINKS times what links say about it
    (both scaled to the best source's), and the result takes each top source's best chunk first, so one
-   long page cannot fill every place.
+   long page cannot fill every place; a passage held by several sources (the same text but for whitespace)
+   takes one place, which names the others (``Hit.copies``).
 
 What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
 synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
@@ -96,23 +98,26 @@ WITH top AS (
 # The best chunks of the sources not among {places} (bound to the sources found already, unused places to -1),
 # at most ? of each. Their chunks are left out by id, from the index on chunks(source_id) (a log's 25,000
 # chunks cost 15 ms of a 300,000-chunk search), before they are scored or looked up for their source (three
-# times as long). A chunk whose text is one of ``known`` (the passages found already; unused places bound to
-# '', which no chunk is) is a copy of one of them (the same file imported under another name): it takes no
-# place, but its source's best few come back after the others, at most ? of them, to name where the passage
-# also is. Only run when the query above finds too few sources or passages (see _candidates).
+# times as long). Of those, a chunk whose text is one of ``known`` (the passages found already; unused places
+# bound to '', which no chunk is) or of a better one is a copy (the same file imported under another name): it
+# takes none of the ? places, but comes back after them, at most ? copies, to name where the passage also is.
+# Only run when the query above finds too few sources or passages (see _candidates).
 _OTHER_SOURCES = 100
 _COPIES = 1000
 _OTHER_SOURCES_QUERY = f"""
 WITH known(text) AS (VALUES {", ".join(["(?)"] * _OTHER_SOURCES)}), matched AS (
     SELECT rowid AS id, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ?
     AND rowid NOT IN (SELECT id FROM chunks WHERE source_id IN ({", ".join("?" * _OTHER_SOURCES)}))
-), marked AS (
-    SELECT matched.id, matched.score, c.source_id, c.text IN known AS copy FROM matched JOIN chunks c ON c.id = matched.id
 ), ranked AS (
-    SELECT id, score, copy, row_number() OVER (PARTITION BY source_id, copy ORDER BY score) AS n FROM marked
+    SELECT matched.id, matched.score, row_number() OVER (PARTITION BY c.source_id ORDER BY matched.score) AS n
+    FROM matched JOIN chunks c ON c.id = matched.id
+), best AS (
+    SELECT ranked.id, ranked.score,
+           c.text IN known OR row_number() OVER (PARTITION BY c.text ORDER BY ranked.score) > 1 AS copy
+    FROM ranked JOIN chunks c ON c.id = ranked.id WHERE ranked.n <= ?
 ), top AS (
-    SELECT id, score FROM (SELECT id, score FROM ranked WHERE n <= ? AND NOT copy ORDER BY score LIMIT ?)
-    UNION ALL SELECT id, score FROM (SELECT id, score FROM ranked WHERE n <= ? AND copy LIMIT ?)
+    SELECT id, score FROM (SELECT id, score FROM best WHERE NOT copy ORDER BY score LIMIT ?)
+    UNION ALL SELECT id, score FROM (SELECT id, score FROM best WHERE copy LIMIT ?)
 )""" + _TOP_CHUNKS
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
@@ -337,7 +342,7 @@ def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: i
     known = list(dict.fromkeys(h.text for h in hits))[:_OTHER_SOURCES]
     known += [""] * (_OTHER_SOURCES - len(known))
     more = _hits(conn.execute(_anchored(conn, _OTHER_SOURCES_QUERY), (
-        *known, match_expression(terms), *found, len(_SOURCE_DECAY), limit, len(_SOURCE_DECAY), _COPIES)))
+        *known, match_expression(terms), *found, len(_SOURCE_DECAY), limit, _COPIES)))
     # the query leaves out the chunks of the first _OTHER_SOURCES sources only: 300 logs named app.log (one
     # document, see _document_key) came back twice past the 100th
     ids = {h.chunk_id for h in hits}
@@ -403,7 +408,8 @@ def _by_source(
 
     A source's score adds its chunks' scores with falling weights (1, ½, ¼): a page that matches in
     several places is more likely the answer than one lucky paragraph, and one page cannot fill all
-    ``k`` places while other pages also match. Copies of a document in other formats count as the same.
+    ``k`` places while other pages also match. Copies of a document in other formats count as the same;
+    a passage that several sources hold is given once, naming the others (see _with_copies).
     With ``links`` (source id → score in [0, 1]) a source also earns W_LINKS times what links to it say;
     ``page_hit`` supplies a passage for a source that only links found. Returned scores are the sources'.
     """
