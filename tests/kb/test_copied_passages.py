@@ -18,7 +18,7 @@ from tests.kb.test_panel import _import
 from tests.kb.test_panel_results import _search
 from tinyrag_desktop.kb import Chunk, Importer, open_store, search
 from tinyrag_desktop.settings import defaults
-from tinyrag_desktop.tools.rag import run
+from tinyrag_desktop.tools.rag import code_pieces, run
 from tinyrag_desktop.tools.registry import ToolContext
 from tinyrag_desktop.ui.kb_results import ALSO_ROLE
 
@@ -71,6 +71,9 @@ def test_the_model_is_given_the_line_once_with_its_copies_and_the_four_notes(cop
     assert re.findall(r"^\[(\d)\]", result.text, re.M) == ["1", "2", "3", "4", "5"]
     assert "Also in: copy001.log, copy002.log, copy003.log + 2 other copies\n" in result.text
     assert sorted(Path(p).name for p in result.source.split("\n")[1:]) == NOTES  # the copies are no sources
+    # in the window's card, the line is the passage's head, not its text (which a program's is shown as code)
+    [head] = [piece for piece, code in code_pieces(result.text) if "Also in:" in piece]
+    assert head.startswith("[1] copy000.log\nSource: ")
 
 
 def test_a_line_copied_to_more_files_than_there_are_candidates_leaves_room_for_the_notes(tmp_path):

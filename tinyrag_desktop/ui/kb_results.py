@@ -69,12 +69,13 @@ class HitDelegate(QStyledItemDelegate):
         else:
             lines = "".join(f"<p style='{_TIGHT}'>{html.escape(line)}</p>" for line in passage.split("\n"))
         # In small type, on one line, cut in the middle (its start and its end kept): a long path took four
-        # lines of each result in a narrow panel.
+        # lines of each result in a narrow panel. The other files holding the passage, if any, under it alike.
         small = QFont(option.font)
         small.setPixelSize(max(8, round(QFontInfo(option.font).pixelSize() * 0.8)))  # as CSS's "small"
         grey = f"<p dir='ltr' style='{_TIGHT} color:{muted}; font-size:{small.pixelSize()}px'>"
-        places = "".join(grey + html.escape(QFontMetrics(small).elidedText(line, Qt.TextElideMode.ElideMiddle, width - 8))
-                         + "</p>" for line in [location, also][:2 if also else 1])
+        fit = QFontMetrics(small)
+        places = "".join(grey + html.escape(fit.elidedText(line, Qt.TextElideMode.ElideMiddle, width - 8)) + "</p>"
+                         for line in ((location, also) if also else (location,)))
         document.setHtml(f"<p style='{_TIGHT}'><b>{html.escape(heading)}</b></p>{places}{lines}")
         document.setTextWidth(width)
         return document
