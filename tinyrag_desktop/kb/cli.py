@@ -437,7 +437,7 @@ def _search(args: argparse.Namespace) -> int:
 
     from . import Error, db_path, has_documents, query_terms, search
     from .embed import query_vector
-    from .excerpt import preview
+    from .excerpt import also_in, preview
 
     if not args.text.strip():  # as ``ask ""``: a wrong command line (an unset shell variable), not "no matches"
         print("The search text is empty: give the words to look for.", file=sys.stderr)
@@ -470,11 +470,14 @@ def _search(args: argparse.Namespace) -> int:
         if args.jsonl:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,
                    "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading,
-                   "anchor": hit.anchor}  # the id in its HTML page the passage is under; null without one
+                   "anchor": hit.anchor,  # the id in its HTML page the passage is under; null without one
+                   "also_in": list(hit.copies)}  # the other sources holding the same passage
             print(json_line(row, sys.stdout), flush=True)
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")
             print(f"    {_printable(hit.location)}")
+            if hit.copies:  # the same passage in other files: one result, not one each
+                print(f"    also in: {_printable(also_in(hit.location, hit.copies))}")
             # a passage is the document's text: its escape sequences (a log file's colours, a hostile
             # page's "set the window title") are shown, not sent to the terminal
             # from where the words are, as the Search tab shows it: a log's matching line was cut off

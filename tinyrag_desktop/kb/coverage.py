@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .code_files import CODE_TYPES
@@ -182,5 +182,7 @@ def _words_of(hit: Hit) -> str:
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
-    # ``hit`` with another score (search.py uses it too)
-    return replace(hit, score=score)
+    # ``hit`` with another score (search.py uses it too), for every candidate of every search: made directly, as
+    # dataclasses.replace took twice as long. Every field of Hit is passed on, in its order.
+    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor,
+               hit.type, hit.copies)

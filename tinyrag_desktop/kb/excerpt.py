@@ -8,6 +8,7 @@ passage's first 400 characters, and the log line or CSV row that matched was cut
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from functools import lru_cache
@@ -52,6 +53,27 @@ def preview(text: str, limit: int = 300, most_lines: int = 8, words: Sequence[st
         if len(lines) > most_lines:
             shown[-1] += " …"
     return "\n".join(shown)
+
+
+def also_in(location: str, copies: Sequence[str], most: int = 3) -> str:
+    """Where else a passage is (``copies``: Hit.copies), as a result says it under its own ``location``
+    after "also in:": "b.log, c.log, d.log + 2 other copies". A file is named by its path from the
+    folder it shares with ``location`` (b.log beside a.log; b/README.md for vendor/b/README.md beside
+    vendor/a/README.md), a web address (or a file with no folder in common but the root) in full."""
+    names = [_beside(location, copy) for copy in copies[:most]]
+    more = len(copies) - len(names)
+    return ", ".join(names) + (f" + {more} other cop{'y' if more == 1 else 'ies'}" if more else "")
+
+
+def _beside(location: str, copy: str) -> str:
+    if not (os.path.isabs(location) and os.path.isabs(copy)):
+        return copy
+    try:
+        shared = os.path.commonpath([location, copy])
+    except ValueError:  # on two drives
+        return copy
+    # in full when only the root is shared: "home/me/x.log" reads as a folder of the other's
+    return copy if shared == os.path.dirname(shared) else os.path.relpath(copy, shared)
 
 
 _CONTEXT = 40  # characters shown before the words found, when they are far into a line

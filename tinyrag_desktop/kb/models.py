@@ -71,7 +71,9 @@ class SourceInfo:
 class Hit:
     """A search result: the chunk, the source it came from, and its score (higher is better); ``anchor``,
     the chunk's place in its page (see Chunk.anchor), None when it has none or was stored without; ``type``,
-    the source's (Source.type: "code" and "config" passages are shown and compared as code)."""
+    the source's (Source.type: "code" and "config" passages are shown and compared as code); ``copies``, the
+    other sources' locations that hold the same passage (its text the same but for whitespace), best first:
+    one result stands for them all (see search._by_source)."""
 
     chunk_id: int
     source_id: int
@@ -82,6 +84,7 @@ class Hit:
     score: float
     anchor: str | None = None
     type: str = ""
+    copies: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {

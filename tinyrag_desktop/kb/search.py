@@ -15,15 +15,17 @@ A search, step by step:
    a question of stop words only ("what is it") is not searched (``Hits.common`` says so);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
    common words were left out, the best 300, each given back those words' BM25 share in Python; when
-   they come from fewer than k documents (a log of thousands of alike lines), the best three chunks of
-   each other source too (see _candidates);
+   they come from fewer than k documents (a log of thousands of alike lines), or hold fewer than k
+   passages (one log copied to 150 files), the best three chunks of each other source too, and where
+   else the passages found are (see _candidates);
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
 4. with a query vector, the BM25 ranking and the vector ranking are fused (reciprocal rank fusion);
 5. links: the same words are searched in the text around links between pages (``links_fts``): a page
    that other pages describe in the question's words gets a share of the credit;
 6. sources: a source's rank adds up its best chunks (1, ½, ¼) plus W_LINKS times what links say about it
    (both scaled to the best source's), and the result takes each top source's best chunk first, so one
-   long page cannot fill every place.
+   long page cannot fill every place; a passage held by several sources (the same text but for whitespace)
+   takes one place, which names the others (``Hit.copies``).
 
 What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
 synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
@@ -40,7 +42,8 @@ import os
 import re
 import sqlite3
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -96,17 +99,26 @@ WITH top AS (
 # The best chunks of the sources not among {places} (bound to the sources found already, unused places to -1),
 # at most ? of each. Their chunks are left out by id, from the index on chunks(source_id) (a log's 25,000
 # chunks cost 15 ms of a 300,000-chunk search), before they are scored or looked up for their source (three
-# times as long). Only run when the query above finds too few sources (see _candidates).
+# times as long). Of those, a chunk whose text is one of ``known`` (the passages found already; unused places
+# bound to '', which no chunk is) or of a better one is a copy (the same file imported under another name): it
+# takes none of the ? places, but comes back after them, at most ? copies, to name where the passage also is.
+# Only run when the query above finds too few sources or passages (see _candidates).
 _OTHER_SOURCES = 100
+_COPIES = 1000
 _OTHER_SOURCES_QUERY = f"""
-WITH matched AS (
+WITH known(text) AS (VALUES {", ".join(["(?)"] * _OTHER_SOURCES)}), matched AS (
     SELECT rowid AS id, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ?
     AND rowid NOT IN (SELECT id FROM chunks WHERE source_id IN ({", ".join("?" * _OTHER_SOURCES)}))
 ), ranked AS (
     SELECT matched.id, matched.score, row_number() OVER (PARTITION BY c.source_id ORDER BY matched.score) AS n
     FROM matched JOIN chunks c ON c.id = matched.id
+), best AS (
+    SELECT ranked.id, ranked.score,
+           c.text IN known OR row_number() OVER (PARTITION BY c.text ORDER BY ranked.score) > 1 AS copy
+    FROM ranked JOIN chunks c ON c.id = ranked.id WHERE ranked.n <= ?
 ), top AS (
-    SELECT id, score FROM ranked WHERE n <= ? ORDER BY score LIMIT ?
+    SELECT id, score FROM (SELECT id, score FROM best WHERE NOT copy ORDER BY score LIMIT ?)
+    UNION ALL SELECT id, score FROM (SELECT id, score FROM best WHERE copy LIMIT ?)
 )""" + _TOP_CHUNKS
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
@@ -310,23 +322,45 @@ def _hits(rows: Iterable[tuple]) -> list[Hit]:
 
 def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: int) -> list[Hit]:
     """The chunks ranked further (search's step 2): the best ``limit`` by BM25; when those come from fewer
-    than ``k`` documents, with the best few chunks of each other source (as many as its rank adds up, see
-    _by_source), up to ``limit`` more.
+    than ``k`` documents once each passage's copies are counted once, with the best few chunks of each other
+    source (as many as its rank adds up, see _by_source), up to ``limit`` more, and the copies of the passages
+    found among them (see _OTHER_SOURCES_QUERY).
 
     A log of 100,000 identical lines, or of lines that differ only in their times, makes thousands of chunks
     that match its words alike. They took every candidate's place, and every other source was left out of
-    the results: "narwhal" found the log alone, not the five notes that name it."""
+    the results: "narwhal" found the log alone, not the five notes that name it. So did a log copied under
+    150 names: 150 sources, one passage."""
     hits = _fts_hits(conn, terms, limit)
-    if len(hits) < limit or len({_document_key(h) for h in hits}) >= k:
+    if len(hits) < limit:
+        return hits
+    passages: dict[str, Hit] = {}
+    for hit in hits:
+        passages.setdefault(_passage_key(hit.text), hit)
+    if len({_document_key(h) for h in passages.values()}) >= k:
         return hits
     found = sorted({h.source_id for h in hits})[:_OTHER_SOURCES]
     found += [-1] * (_OTHER_SOURCES - len(found))
-    more = _hits(conn.execute(_anchored(conn, _OTHER_SOURCES_QUERY),
-                              (match_expression(terms), *found, len(_SOURCE_DECAY), limit)))
+    known = list(dict.fromkeys(h.text for h in hits))[:_OTHER_SOURCES]
+    known += [""] * (_OTHER_SOURCES - len(known))
+    more = _hits(conn.execute(_anchored(conn, _OTHER_SOURCES_QUERY), (
+        *known, match_expression(terms), *found, len(_SOURCE_DECAY), limit, _COPIES)))
     # the query leaves out the chunks of the first _OTHER_SOURCES sources only: 300 logs named app.log (one
     # document, see _document_key) came back twice past the 100th
     ids = {h.chunk_id for h in hits}
     return sorted(hits + [h for h in more if h.chunk_id not in ids], key=lambda h: h.score, reverse=True)
+
+
+@lru_cache(maxsize=1024)
+def _passage_key(text: str) -> str:
+    """What a passage says, for telling copies apart: its text with each run of spaces, tabs and line breaks one
+    space (a copy whose lines end in CR LF, or are wrapped at another width, is the same passage).
+
+    It is asked of every candidate of every search, two or three times (_candidates, the fusion, _by_source):
+    kept, the second time costs a look-up, not 5 µs a passage (a millisecond or two of a 300-candidate search).
+    Replacing them first and splitting only text that then holds two spaces in a row is four times as fast as
+    splitting every passage."""
+    flat = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    return " ".join(word for word in flat.split(" ") if word) if "  " in flat else flat.strip(" ")
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
@@ -379,7 +413,8 @@ def _by_source(
 
     A source's score adds its chunks' scores with falling weights (1, ½, ¼): a page that matches in
     several places is more likely the answer than one lucky paragraph, and one page cannot fill all
-    ``k`` places while other pages also match. Copies of a document in other formats count as the same.
+    ``k`` places while other pages also match. Copies of a document in other formats count as the same;
+    a passage that several sources hold is given once, naming the others (see _with_copies).
     With ``links`` (source id → score in [0, 1]) a source also earns W_LINKS times what links to it say;
     ``page_hit`` supplies a passage for a source that only links found. Returned scores are the sources'.
     """
@@ -413,24 +448,39 @@ def _by_source(
         score[key] = W_LINKS * value
         added += 1
     order = sorted(per_source, key=score.__getitem__, reverse=True)
+    # One place for one passage, however many sources hold it: the result names the others (Hit.copies).
+    holders: dict[str, list[Hit]] = {}
+    for key in order:
+        for hit in per_source[key]:
+            holders.setdefault(_passage_key(hit.text), []).append(hit)
     chosen: list[Hit] = []
-    texts: set[str] = set()  # one place for one passage's text, however many sources hold it
+    shown: set[str] = set()
+
+    def choose(hit: Hit, value: float) -> None:
+        passage = _passage_key(hit.text)
+        if passage not in shown:
+            shown.add(passage)
+            chosen.append(_with_copies(_with_score(hit, value), holders[passage]))
+
     for key in order:
         if len(chosen) == k:
             break
-        hit = _kept_copy(per_source[key][0], per_source[key])
-        if hit.text not in texts:
-            texts.add(hit.text)
-            chosen.append(_with_score(hit, score[key]))
+        choose(_kept_copy(per_source[key][0], per_source[key]), score[key])
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         for hit in rest:
             if len(chosen) == k:
                 break
-            if hit.text not in texts:
-                texts.add(hit.text)
-                chosen.append(_with_score(hit, hit.score / top))
+            choose(hit, hit.score / top)
     return chosen
+
+
+def _with_copies(hit: Hit, holders: Sequence[Hit]) -> Hit:
+    """``hit`` naming the other places that hold its passage (``holders``, best first): each other source
+    once, not a file no longer there (a moved file stored under its old path too, see _kept_copy)."""
+    places = dict.fromkeys(h.location for h in holders if h.location != hit.location)
+    copies = tuple(place for place in places if not _gone(place))
+    return replace(hit, copies=copies) if copies else hit
 
 
 def _kept_copy(best: Hit, group: Sequence[Hit]) -> Hit:
@@ -613,16 +663,39 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     if query_vector is None or not vector_model:
         hits = _by_source(fts, k, links, page_hit)
         return hits, _relevance(conn, weighed, roots, hits, pruned)
-    vec_ids = nearest_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
-    fused: dict[int, float] = {}
+    vec_ids = _nearest_passages(conn, vector_model, query_vector, pool, by_id)
+    # Ranked by passage: a passage's copies (the same file under other names) share its rank, so they do not
+    # push the next passages down either ranking (a vector ranking of copies alone found nothing else).
+    passage = {cid: _passage_key(hit.text) for cid, hit in by_id.items()}
+    fused: dict[str, float] = {}
     for ranking in ([h.chunk_id for h in fts], vec_ids):
-        for rank, cid in enumerate(ranking):
-            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank + 1)
-    by_id.update(_chunks(conn, [cid for cid in fused if cid not in by_id]))
-    hits = [_with_score(by_id[cid], fused[cid])
-            for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
+        ranked = dict.fromkeys(passage[cid] for cid in ranking if cid in passage)
+        for rank, text in enumerate(ranked):
+            fused[text] = fused.get(text, 0.0) + 1.0 / (RRF_K + rank + 1)
+    hits = sorted((_with_score(hit, fused[passage[cid]]) for cid, hit in by_id.items()),
+                  key=lambda hit: hit.score, reverse=True)
     return _by_source(hits, k, links, page_hit), None
+
+
+# How much deeper than the pool the vector ranking is read when copies of a few passages fill it.
+_DEEPEST = 16
+
+
+def _nearest_passages(conn: sqlite3.Connection, model: str, vector: Sequence[float], pool: int,
+                      by_id: dict[int, Hit]) -> list[int]:
+    """The chunks nearest ``vector``, by id: the ``pool`` nearest, or more when over half of them are copies
+    of passages nearer still (a file imported under many names), read until ``pool // 2`` passages are
+    found or _DEEPEST times the pool is. The chunks read are added to ``by_id`` (a chunk deleted since its
+    vector was read is not)."""
+    limit = pool
+    while True:
+        ids = nearest_ids(conn, model, vector, limit)
+        by_id.update(_chunks(conn, [cid for cid in ids if cid not in by_id]))
+        passages = {_passage_key(by_id[cid].text) for cid in ids if cid in by_id}
+        if len(passages) >= pool // 2 or len(ids) < limit or limit >= pool * _DEEPEST:
+            return ids
+        limit *= 4
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:

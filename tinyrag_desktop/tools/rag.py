@@ -20,6 +20,7 @@ from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.readers import is_code_location
 from ..kb.embed import query_vector
+from ..kb.excerpt import also_in
 from ..kb.query_words import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
 from ..source_list import citations
@@ -95,7 +96,8 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
     heads = []
     for hit in ordered:
         where = hit.heading if hit.heading and hit.heading != hit.title else hit.title
-        heads.append(f"[{numbers[hit.location]}] {where}\nSource: {hit.title} ({hit.location})\n")
+        also = f"Also in: {also_in(hit.location, hit.copies)}\n" if hit.copies else ""  # its copies: one passage
+        heads.append(f"[{numbers[hit.location]}] {where}\nSource: {hit.title} ({hit.location})\n{also}")
     room = max_chars - sum(len(h) + 2 for h in heads)
     share = max(200, room // len(hits))
     parts = []
@@ -107,8 +109,9 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
     return said + "\n\n".join(parts)
 
 
-# A passage's head as format_hits writes it: "[2] Heading" then "Source: Title (location)".
-_HEAD = re.compile(r"^\[(\d{1,3})\] [^\n]*\nSource: ([^\n]*)$", re.M)
+# A passage's head as format_hits writes it: "[2] Heading", "Source: Title (location)", and "Also in: b.log" when
+# other files hold the same passage.
+_HEAD = re.compile(r"^\[(\d{1,3})\] [^\n]*\nSource: ([^\n]*)(?:\nAlso in: [^\n]*)?$", re.M)
 
 
 def code_pieces(result: str) -> list[tuple[str, bool]]:

@@ -16,13 +16,15 @@ from ..kb.excerpt import preview
 from .markdown_render import MONO_FAMILY
 
 # preview is kb's (kb search shows passages the same way), offered here as before
-__all__ = ["ANCHOR_ROLE", "CODE_ROLE", "HitDelegate", "preview", "shown_heading", "syntax_note"]
+__all__ = ["ALSO_ROLE", "ANCHOR_ROLE", "CODE_ROLE", "HitDelegate", "preview", "shown_heading", "syntax_note"]
 
 # A result's data: its location (Qt.UserRole; None for a message), and under this role the anchor it opens
 # at (the id in its HTML page the passage is under; None: the page's top).
 ANCHOR_ROLE = Qt.ItemDataRole.UserRole + 1
 # Whether the result is a passage of a program or configuration file (its source's type): shown as code.
 CODE_ROLE = Qt.ItemDataRole.UserRole + 2
+# Whether the result's third line says which other files hold the same passage ("also in: b.log, c.log").
+ALSO_ROLE = Qt.ItemDataRole.UserRole + 3
 _TIGHT = "margin-top:0; margin-bottom:0;"  # paragraphs spaced as the lines of one were
 
 
@@ -36,13 +38,16 @@ def set_code_tabs(document: QTextDocument, code_font: QFont) -> None:
 
 class HitDelegate(QStyledItemDelegate):
     """Draws a search result as three parts: where it is (bold), its file or address (grey, on one line), the
-    passage.
+    passage; and between the last two, in grey too, the other files that hold the same passage, if any.
 
-    The item's text stays those three lines, for screen readers, copying and tests; only the look changes.
+    The item's text stays those lines, for screen readers, copying and tests; only the look changes.
     """
 
     def _document(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
         heading, location, passage = (str(index.data()).split("\n", 2) + ["", ""])[:3]
+        also = ""
+        if index.data(ALSO_ROLE):
+            also, passage = (passage.split("\n", 1) + [""])[:2]
         # A selected result in the selection's own text colour, as the sources list draws its rows: the grey
         # location, and the text in the palette's, were hard to read on the blue.
         muted = _ink(option, QPalette.ColorRole.PlaceholderText).name()
@@ -64,12 +69,14 @@ class HitDelegate(QStyledItemDelegate):
         else:
             lines = "".join(f"<p style='{_TIGHT}'>{html.escape(line)}</p>" for line in passage.split("\n"))
         # In small type, on one line, cut in the middle (its start and its end kept): a long path took four
-        # lines of each result in a narrow panel.
+        # lines of each result in a narrow panel. The other files holding the passage, if any, under it alike.
         small = QFont(option.font)
         small.setPixelSize(max(8, round(QFontInfo(option.font).pixelSize() * 0.8)))  # as CSS's "small"
-        location = QFontMetrics(small).elidedText(location, Qt.TextElideMode.ElideMiddle, width - 8)
-        document.setHtml(f"<p style='{_TIGHT}'><b>{html.escape(heading)}</b></p><p dir='ltr' style='{_TIGHT} "
-                         f"color:{muted}; font-size:{small.pixelSize()}px'>{html.escape(location)}</p>{lines}")
+        grey = f"<p dir='ltr' style='{_TIGHT} color:{muted}; font-size:{small.pixelSize()}px'>"
+        fit = QFontMetrics(small)
+        places = "".join(grey + html.escape(fit.elidedText(line, Qt.TextElideMode.ElideMiddle, width - 8)) + "</p>"
+                         for line in ((location, also) if also else (location,)))
+        document.setHtml(f"<p style='{_TIGHT}'><b>{html.escape(heading)}</b></p>{places}{lines}")
         document.setTextWidth(width)
         return document
 

@@ -21,9 +21,10 @@ from ..hidden_text import shown_name
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
 from ..kb.code_files import CODE_TYPES
 from ..kb.embed import query_vector
+from ..kb.excerpt import also_in
 from ..settings import Settings
 from .access import announce, caret_placed
-from .kb_results import ANCHOR_ROLE, CODE_ROLE, HitDelegate, preview, shown_heading, syntax_note
+from .kb_results import ALSO_ROLE, ANCHOR_ROLE, CODE_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import StatusLabel, elided as _elided, in_window
 from .plain_text import plain_tip
 
@@ -131,11 +132,14 @@ class SearchTabMixin:
         words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
         for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
             code = hit.type in CODE_TYPES
+            # the other files holding the same passage, under its own: one result stands for them all
+            also = f"also in: {shown_name(also_in(hit.location, hit.copies))}\n" if hit.copies else ""
             item = QListWidgetItem(f"[{n}] {shown_name(shown_heading(hit.heading, hit.title))}\n"
-                                   f"{shown_name(hit.location)}\n"
+                                   f"{shown_name(hit.location)}\n{also}"
                                    f"{preview(hit.text, words=words, keep_lines=code)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(CODE_ROLE, code)
+            item.setData(ALSO_ROLE, bool(also))
             item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(plain_tip(hit.text[:2000]))
             self.results.addItem(item)
