@@ -197,8 +197,11 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
     """A Regenerate stopped or failed before it was as long (AnswerSaver.kept_earlier): the earlier answer, still
     stored as ``message_id``, takes the new one's place in ``win``, and the status bar says what happened
     (the stop or the error showed until the chat was opened again, which then showed the earlier answer)."""
-    if chat_id != win.chat_id or answer not in win.view.answers():
+    if chat_id != win.chat_id:
         return
+    # Its chat being opened again: the rest built first, the earlier answer (left out as the one being replaced)
+    # then shown below it. Else the new answer, not stored, was attached there once the chat was built.
+    win.finish_loading()
     earlier = win.store.messages(chat_id, first=message_id, before=message_id + 1)
     if not earlier:
         return
@@ -207,7 +210,10 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
            else "Stopped before the new answer began.")
     win.message_ids.pop(id(answer), None)
     answer.setProperty("replaced", True)  # not attached again as an answer whose chat was being opened
-    win.view.remove(answer)
+    if answer in win.view.answers():
+        win.view.remove(answer)
+    else:  # kept out of sight as its chat was opened again (ChatView.clear)
+        answer.deleteLater()
     shown = win.view.add_stored(earlier[0])
     win.wire_answer(shown)
     win.message_ids[id(shown)] = message_id
