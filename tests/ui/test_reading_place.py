@@ -20,14 +20,14 @@ def _answer(n: int) -> str:
                        for p in range(PARAGRAPHS))
 
 
-def _chats(data) -> tuple[str, str]:
+def _chats(data, exchanges: int = 12) -> tuple[str, str]:
     """A long chat (12 exchanges, built 6 messages a page) and a short one."""
     store = ChatStore(data)
     short = store.new_chat()
     store.add_user_message(short.id, "A short one")
     store.add_assistant_message(short.id, "Short.")
     long = store.new_chat()
-    for n in range(12):
+    for n in range(exchanges):
         store.add_user_message(long.id, f"Question {n}")
         store.add_assistant_message(long.id, _answer(n))
     store.close()
@@ -157,21 +157,13 @@ def test_a_place_far_above_the_end_opens_the_chat_at_its_end(make_window, server
     monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
     data = tmp_path / "data"
     data.mkdir()
-    store = ChatStore(data)
-    short = store.new_chat()
-    store.add_user_message(short.id, "A short one")
-    store.add_assistant_message(short.id, "Short.")
-    long = store.new_chat().id
-    for n in range(40):  # 80 messages, 6 built a page
-        store.add_user_message(long, f"Question {n}")
-        store.add_assistant_message(long, _answer(n))
-    store.close()
+    long, short = _chats(data, 40)  # 80 messages, 6 built a page
     (data / PLACES_FILE).write_text(json.dumps({long: [2, 0.5]}), encoding="utf-8")  # read near its top
     win = make_window(server.base_url, data_dir=data, reopen_last=True)
     win.open_chat(long)
     _built(win, qloop)
     assert len(win.view._widgets()) <= 4 * 6  # not the 78 below the place
     assert win.view.following()  # at its end, following what comes
-    win.open_chat(short.id)
+    win.open_chat(short)
     _built(win, qloop)
     assert long not in _kept(data)  # left at its end: no place kept
