@@ -160,6 +160,12 @@ class ChatStore:
         was open here (one deleted but not yet purged is still there)."""
         _require_chat(self._db, chat_id)
 
+    def still_kept(self, chat_ids: Iterable[str]) -> set[str]:
+        """Which of ``chat_ids`` are still in the history (deleted but not yet purged included)."""
+        named = list(chat_ids)
+        rows = self._db.execute(f"SELECT id FROM chats WHERE id IN ({','.join('?' * len(named))})", named)
+        return {row["id"] for row in rows}
+
     def list_chats(self) -> list[ChatInfo]:
         """Every chat not deleted, the most recently used first."""
         return chats_in(self._db)

@@ -469,3 +469,28 @@ def test_an_answer_that_could_not_be_saved_is_saved_when_another_chat_is_opened(
     win.open_chat(chat_id)
     qloop.run(wait_until(lambda: not win.loading))
     assert [a.content() for a in win.view.answers()] == ["Saved once there was room."]
+
+
+def test_a_regenerate_stopped_shorter_after_running_a_tool_is_kept(make_window, server, qloop, tmp_path):
+    """A stopped Regenerate that had run a tool was thrown away for its short text, and what the tool found
+    with it: it is kept, marked stopped, with its card."""
+    data, old = tmp_path / "data", STORY[:300]
+    server.queue(Stream(tokens(old)))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "What is 6 * 7?")) == "done"
+    chat_id = win.chat_id
+    server.queue(Stream(tokens('<tool name="calculate"><query>6 * 7</query></tool>')),
+                 Stream(tokens("It is 42. " + STORY, 6), delay=0.05))
+    finished = wait_signal(win.answerFinished, timeout=30)
+    assert win.regenerate()
+    qloop.run(wait_until(lambda: win.view.answers() and "It is 42" in win.view.answers()[-1].content()))
+    win.stop()
+    assert qloop.run(finished) == "stopped"
+    [_question, (_role, status, content, _error)] = _stored(data, chat_id)
+    assert status == "stopped" and content.strip().startswith("It is 42") and len(content) < len(old)
+    store = ChatStore(data)
+    assert [t.tool for t in store.messages(chat_id)[-1].tools] == ["calculate"]
+    store.close()
+    shown = win.view.answers()
+    assert len(shown) == 1 and shown[0].content() == content and shown[0].cards()
+    assert "earlier answer is kept" not in win.statusBar().currentMessage()

@@ -20,14 +20,14 @@ def _answer(n: int) -> str:
                        for p in range(PARAGRAPHS))
 
 
-def _chats(data) -> tuple[str, str]:
+def _chats(data, exchanges: int = 12) -> tuple[str, str]:
     """A long chat (12 exchanges, built 6 messages a page) and a short one."""
     store = ChatStore(data)
     short = store.new_chat()
     store.add_user_message(short.id, "A short one")
     store.add_assistant_message(short.id, "Short.")
     long = store.new_chat()
-    for n in range(12):
+    for n in range(exchanges):
         store.add_user_message(long.id, f"Question {n}")
         store.add_assistant_message(long.id, _answer(n))
     store.close()
@@ -104,15 +104,15 @@ def test_a_chat_left_scrolled_up_opens_where_it_was_read_again_and_after_a_resta
     assert not win.view.following() and win.view.latest.isVisible()  # "Latest" says there is more below
     keep_picture(win, "reading49_back.png")
 
-    _scroll_up_to(win, qloop, 5, 0.25)  # further up, then nothing more: no chat left, no window closed
-    qtbot.waitUntil(lambda: _kept(data).get(long, [0])[0] == 5, timeout=5000)
+    _scroll_up_to(win, qloop, 7, 0.25)  # further up, then nothing more: no chat left, no window closed
+    qtbot.waitUntil(lambda: _kept(data).get(long, [0])[0] == 7, timeout=5000)
     again = make_window(server.base_url, data_dir=data, reopen_last=True)  # as after a crash
     again.resize(700, 700)  # narrower: the messages are taller, the place is still the same paragraph
     assert again.chat_id == long
     _built(again, qloop)
     qloop.run(wait_until(lambda: _where(again) is not None))
     number, share = _where(again)
-    assert number == 5 and abs(share - 0.25) < 0.05, (number, share)
+    assert number == 7 and abs(share - 0.25) < 0.05, (number, share)
     keep_picture(again, "reading49_restart.png")
 
 
@@ -149,3 +149,21 @@ def test_an_answer_that_ends_while_its_chat_is_away_leaves_the_place_read_above_
     win.view.latest.click()  # the answer that ended, below
     assert win.view.following()
     assert win.view.answers()[-1].content() == "Hello there, this is a long answer."
+
+
+def test_a_place_far_above_the_end_opens_the_chat_at_its_end(make_window, server, qloop, monkeypatch, tmp_path):
+    """A place near the top of a long chat had every message below it built as the chat opened: 15 s for a
+    chat of 200 exchanges, and a question asked meanwhile froze the window for 3 s."""
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
+    data = tmp_path / "data"
+    data.mkdir()
+    long, short = _chats(data, 40)  # 80 messages, 6 built a page
+    (data / PLACES_FILE).write_text(json.dumps({long: [2, 0.5]}), encoding="utf-8")  # read near its top
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    win.open_chat(long)
+    _built(win, qloop)
+    assert len(win.view._widgets()) <= 4 * 6  # not the 78 below the place
+    assert win.view.following()  # at its end, following what comes
+    win.open_chat(short)
+    _built(win, qloop)
+    assert long not in _kept(data)  # left at its end: no place kept

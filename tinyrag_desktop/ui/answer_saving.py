@@ -6,10 +6,11 @@ is stored as soon as it starts, and what has arrived is written over it (first w
 first words, then every SAVE_EVERY_MS), as a stopped
 answer that says the app closed before it was finished (shown so, with Retry, when the chat is opened
 again); its end writes it as it ended. Regenerate's old answer stays until the new one has as much text as
-it (or ends), and goes in the same transaction as the save that replaces it: a crash leaves one of them,
-never neither, and never the first words of a new answer in place of a whole old one. A new answer stopped or
-failed while it is shorter than the old one is not stored: the old one stays, and the window shows it again
-(Stop pressed two seconds into a Regenerate threw away a whole answer for its first eleven words).
+it or has run a tool (or ends), and goes in the same transaction as the save that replaces it: a crash leaves
+one of them, never neither, and never the first words of a new answer in place of a whole old one. A new
+answer stopped or failed while it is shorter than the old one and has run no tool is not stored: the old one
+stays, and the window shows it again (Stop pressed two seconds into a Regenerate threw away a whole answer for
+its first eleven words).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ class AnswerSaver(QObject):
         content, tools, reasoning = answer.content(), answer.stored_tools(), answer.reasoning()
         if not (content.strip() or tools or reasoning):
             return  # nothing to keep yet (a regenerated answer's old one stays meanwhile)
-        if self._replacing is not None and len(content) < self._old_length:
+        if self._replacing is not None and not tools and len(content) < self._old_length:
             return  # a kill now would leave these first words where a whole answer was: the old one stays
         state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
         if state == self._saved:
@@ -152,8 +153,11 @@ class AnswerSaver(QObject):
 
     def _shorter(self, answer: "AnswerWidget", outcome: str) -> bool:
         """Whether Regenerate's new ``answer``, ended so, is worth less than the old one it was to replace:
-        nothing came, or it was stopped or failed with less text than the old one."""
-        if not (answer.content().strip() or answer.stored_tools() or answer.reasoning()):
+        nothing came, or it was stopped or failed with less text than the old one and ran no tool (what its
+        tools found, a search or a program's run, was thrown away for its short text)."""
+        if answer.stored_tools():
+            return False
+        if not (answer.content().strip() or answer.reasoning()):
             return True
         return outcome != "done" and len(answer.content()) < self._old_length
 
@@ -204,8 +208,11 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
     """A Regenerate stopped or failed before it was as long (AnswerSaver.kept_earlier): the earlier answer, still
     stored as ``message_id``, takes the new one's place in ``win``, and the status bar says what happened
     (the stop or the error showed until the chat was opened again, which then showed the earlier answer)."""
-    if chat_id != win.chat_id or answer not in win.view.answers():
+    if chat_id != win.chat_id:
         return
+    # Its chat being opened again: the rest built first, the earlier answer (left out as the one being replaced)
+    # then shown below it. Else the new answer, not stored, was attached there once the chat was built.
+    win.finish_loading()
     earlier = win.store.messages(chat_id, first=message_id, before=message_id + 1)
     if not earlier:
         return
@@ -214,7 +221,10 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
            else "Stopped before the new answer began.")
     win.message_ids.pop(id(answer), None)
     answer.setProperty("replaced", True)  # not attached again as an answer whose chat was being opened
-    win.view.remove(answer)
+    if answer in win.view.answers():
+        win.view.remove(answer)
+    else:  # kept out of sight as its chat was opened again (ChatView.clear)
+        answer.deleteLater()
     shown = win.view.add_stored(earlier[0])
     win.wire_answer(shown)
     win.message_ids[id(shown)] = message_id

@@ -120,6 +120,20 @@ class Composer(QPlainTextEdit):
         self._written = drafts
         return None
 
+    def chats(self) -> set[str]:
+        """The chats holding a draft or an edit, here or in the file."""
+        return {chat for chat in (*self._drafts, *self._edits, *self._written) if chat}
+
+    def forget(self, chats: set[str]) -> None:
+        """``chats`` are gone from the history for good: their drafts and edits go, from the file too (a
+        deleted chat's unsent words stayed in it for good, shown nowhere). Not the box's own."""
+        chats = chats - {self._chat or ""}
+        for chat in chats:
+            self._drafts.pop(chat, None)
+            self._edits.pop(chat, None)
+        if chats & set(self._written):
+            self.save_drafts()
+
     def unsaved(self) -> list[str | None]:
         """The chats (None: a new chat) whose draft is not in the file as it is now: lost if the window closes."""
         if self._drafts_file is None:

@@ -174,6 +174,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if reopen_last:
             self.composer.keep_drafts_in(self.data_dir / DRAFTS_FILE,
                                          lambda chat: window_layout.remember_chat(self.data_dir, chat))
+            self.forget_purged()  # those of chats purged since (by another window, or a crash's before)
         if last is not None:
             self.open_chat(last)
             # As in a new chat: what the user types goes into the message box (the focus was on New chat, the
@@ -664,6 +665,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
                 self.store.purge_deleted(wait=0.2, chats=self._deleted, before=time.time() - PURGE_AFTER)
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
+            self.forget_purged()
             self.store.close()
         if self.kb_dock is not None:
             self.kb_dock.widget().release()

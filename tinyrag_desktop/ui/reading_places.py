@@ -5,7 +5,10 @@ reopened at the next start. Its place is kept as the message at the top of the v
 chat's first message (not among the messages built: a long chat is built a page at a time, see
 window_chats.open_chat), and how far down that message the view's top was, as a share of its height (not in
 pixels: the window's width, the font and the theme change a message's height). Opened again, the chat is built
-from the page holding that message, and the view goes back to it.
+from the page holding that message, and the view goes back to it. A place more than FARTHEST_PAGES pages above
+the chat's end opens it at its end instead: every message below the place was built, and a place near the top
+of a chat of 200 exchanges took 15 s to open (the place is forgotten as the chat is left at its end; scrolling
+up builds the pages above as usual).
 
 A chat left at its end keeps no place: it opens at its end, following what comes, as before. An answer that
 came or ended while the chat was away (a question left streaming while reading above it) does not move the
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 PLACES_FILE = "places.json"  # in the data folder: by chat, [the message's number, the share down it]
 MOST_KEPT = 500  # chats whose place is kept; the one left longest ago goes first
 SAVE_AFTER_MS = 1000  # after scrolling stops
+FARTHEST_PAGES = 3  # a place further above the end than so many pages opens its chat at its end
 
 
 class ReadingPlaces(QObject):
@@ -80,7 +84,7 @@ class ReadingPlaces(QObject):
     def first_to_build(self, chat_id: str, start: int, earlier: bool, page: int) -> tuple[int, bool]:
         """The first message to build as ``chat_id`` opens, and whether messages come before it: ``start`` and
         ``earlier`` (its last page), or the start of the ``page`` messages ending with its reading place, when
-        that is above them.
+        that is above them (not more than FARTHEST_PAGES above the end).
         The place is noted, to go to once the chat is built (see ``arrive``)."""
         self._going_to = None
         place = self._places.get(chat_id)
@@ -92,6 +96,8 @@ class ReadingPlaces(QObject):
             if message is None:  # its messages since deleted (a question rewritten): at its end
                 return start, earlier
             if start and message < start:
+                if message < store.page_start(chat_id, FARTHEST_PAGES * page)[0]:
+                    return start, earlier  # too far up to build all below it: at its end
                 start, earlier = store.page_start(chat_id, page, before=message + 1)
             self._going_to = (chat_id, place[0] - (store.position(chat_id, start) if start else 0), place[1])
         except (ChatStoreError, sqlite3.Error) as exc:
@@ -105,6 +111,16 @@ class ReadingPlaces(QObject):
             self._win.view.scroll_to_bottom()
         else:
             self._win.view.go_to_reading_place(*going_to[1:])
+
+    def chats(self) -> set[str]:
+        """The chats whose place is kept."""
+        return set(self._places)
+
+    def forget(self, chats: set[str]) -> None:
+        """``chats`` are gone from the history for good: their places go, from the file too."""
+        for chat in chats:
+            self._places.pop(chat, None)
+        self._write()
 
     def _write(self) -> None:
         if self._path is None or self._places == self._written:

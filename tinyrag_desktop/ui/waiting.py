@@ -283,6 +283,7 @@ class WaitingQuestions(QObject):
     def _forget(self, chat_id: str) -> None:
         self._win.store.delete(chat_id)
         self._win.store.purge_deleted(chats=[chat_id])
+        self._win.forget_purged()
 
     def _show_again(self, message_id: int | None) -> None:
         """The open chat's last answer, out of sight while its Regenerate waited, shown again from the store."""

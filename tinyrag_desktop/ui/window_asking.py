@@ -287,7 +287,7 @@ class AskingMixin:
             # as its chat was being opened again: shown after it (not one the earlier answer replaced)
             self.finish_loading()
             self.view.attach(answer)
-        if stored:  # else the chat, and so its row, is unchanged
+        if stored and not self._saver.kept_earlier:  # else the chat, and so its row, is unchanged
             self._chat_used(self.store.get_chat(chat_id))
 
     def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
@@ -298,7 +298,8 @@ class AskingMixin:
         chat = self.store.get_chat(chat_id)
         title = f"“{chat.title}”" if chat and chat.title else "the other chat"
         done = {"done": "is ready", "stopped": "was stopped"}.get(outcome, "could not be finished")
-        self.statusBar().showMessage(f"The answer in {title} {done}.", 8000)
+        kept = " The earlier answer is kept." if self._saver.kept_earlier else ""
+        self.statusBar().showMessage(f"The answer in {title} {done}.{kept}", 8000)
 
     def _recheck_server(self, outcome: str) -> None:
         """Check the server again when the answer contradicts the status bar ("unreachable" beside a good

@@ -354,6 +354,20 @@ class ChatsMixin:
         else:
             go()
 
+    def forget_purged(self) -> None:
+        """Drafts, edits and reading places of chats no longer in the history (purged, here or by another
+        window) go, from their files too: a chat deleted takes its unsent words with it."""
+        chats = self.composer.chats() | self.places.chats()
+        if not chats or self.store.closed:
+            return
+        try:
+            gone = chats - self.store.still_kept(chats)
+        except (ChatStoreError, sqlite3.Error) as exc:  # kept until the next time
+            log.warning("could not read which chats are still kept: %s", exc)
+            return
+        self.composer.forget(gone)
+        self.places.forget(gone)
+
     def undo_delete(self, chat_id: str) -> None:
         if not self._stored(self.store.undelete, chat_id):
             return
