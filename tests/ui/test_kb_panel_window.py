@@ -402,3 +402,78 @@ def test_down_in_the_search_box_goes_to_the_first_passage_in_the_window(kb_windo
     qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)  # as in the chats search box
     assert QApplication.focusWidget() is panel.results
     assert panel.results.currentItem().text().startswith("[1] ")
+
+
+# ---- 8. the Search tab after a Delete or an import, and where the keyboard goes ----------------------------
+
+
+def _locations_found(panel) -> set[str]:
+    return {panel.results.item(row).data(Qt.ItemDataRole.UserRole) for row in range(panel.results.count())} - {None}
+
+
+def test_a_source_deleted_as_the_search_tab_is_shown_leaves_its_results(kb_window, qtbot):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search("herons")
+    assert searched.args[0] == 3
+    panel.tabs.setCurrentIndex(0)
+    view = panel.sources_view
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    _make_current(view, 1)  # beta
+    gone = panel.sources_model.source(1).location
+    assert gone in _locations_found(panel)
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000) as again:
+        assert panel.delete_selected(confirm=False)
+        panel.tabs.setCurrentIndex(1)  # at once, while the Delete runs: it was searched again before it ended
+    assert again.args[0] == 2
+    assert gone not in _locations_found(panel) and len(_locations_found(panel)) == 2
+
+
+def test_an_import_that_ends_while_the_search_tab_shows_finds_what_it_imported(kb_window, qtbot, tmp_path):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished):
+        panel.run_search("herons")
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000) as again:
+        assert panel.import_items(_write(tmp_path / "more", ["delta"]))
+    assert again.args[0] == 4
+
+
+def test_a_delete_that_ends_with_the_panel_closed_is_searched_again_as_it_opens(kb_window, qtbot, qloop):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished):
+        panel.run_search("herons")
+    panel.tabs.setCurrentIndex(0)
+    _make_current(panel.sources_view, 0)
+    with qtbot.waitSignal(panel.deleteFinished, timeout=20_000):
+        assert panel.delete_selected(confirm=False)
+        panel.tabs.setCurrentIndex(1)
+        win.kb_dock.hide()
+    with qtbot.waitSignal(panel.searchFinished) as again:
+        win.kb_dock.show()
+    assert again.args[0] == 2
+
+
+def test_the_search_tab_clicked_or_the_panel_keyed_puts_the_keyboard_in_the_search_box(kb_window, qtbot, qloop):
+    win, panel, _ = kb_window
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    bar = panel.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    assert panel.tabs.currentIndex() == 1
+    assert QApplication.focusWidget() is panel.query_edit  # typed words went to the message box
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    _ctrl_shift_k(qtbot, win.composer)  # the panel open, the focus elsewhere: into the panel
+    assert QApplication.focusWidget() is panel.query_edit  # it was the tab bar, and typed letters were lost
+    qtbot.keyClicks(QApplication.focusWidget(), "herons")
+    assert panel.query_edit.text() == "herons"
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(0).center())
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    _ctrl_shift_k(qtbot, win.composer)  # on the Sources tab, the tab bar as before
+    assert QApplication.focusWidget() is bar

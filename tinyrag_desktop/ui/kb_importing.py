@@ -264,9 +264,9 @@ class ImportingMixin:
         self.status_label.setText(text, plain_tip(tip))  # file names: as written
         self.summary.set_whole(whole_summary(report, self._dropped_note))
         self._dropped_note = ""
-        self._stale = True
         self.refresh()
         self._warm_vectors()
+        self._sources_changed_here()  # after the list is read: the results' search sees what it lists
         self.sourcesChanged.emit()
         self.importFinished.emit(report)
 
