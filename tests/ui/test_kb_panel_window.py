@@ -477,3 +477,25 @@ def test_the_search_tab_clicked_or_the_panel_keyed_puts_the_keyboard_in_the_sear
     qloop.run(wait_until(win.composer.hasFocus))
     _ctrl_shift_k(qtbot, win.composer)  # on the Sources tab, the tab bar as before
     assert QApplication.focusWidget() is bar
+
+
+def test_the_note_of_an_import_cut_short_goes_once_the_same_folder_is_imported_to_the_end(make_window, server,
+                                                                                           qtbot, tmp_path):
+    from tests.kb.test_import_cut_short import cut_again_after_a_cancel
+    from tinyrag_desktop.kb.unfinished import cut_short
+
+    data = tmp_path / "data"
+    data.mkdir()
+    folder, stored = cut_again_after_a_cancel(tmp_path, data)
+    [note] = cut_short(data)
+    win = make_window(server.base_url, data_dir=data, warnings=[note])
+    assert f"{stored} of 40 sources were stored" in win.notice_bar.label.text()
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    with qtbot.waitSignal(panel.importFinished, timeout=30_000):  # another folder: the note stays
+        assert panel.import_items(_write(tmp_path / "other", ["delta"]))
+    assert win.notice_bar.isVisible()
+    with qtbot.waitSignal(panel.importFinished, timeout=30_000) as imported:  # "add the same files again"
+        assert panel.import_items([str(folder)])
+    assert len(imported.args[0].added) == 40 - stored
+    assert not win.notice_bar.isVisible()  # it stayed, saying the import was unfinished

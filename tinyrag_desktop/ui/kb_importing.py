@@ -73,6 +73,8 @@ class RunningImport:
 class ImportingMixin:
     """KnowledgePanel's imports (mixed into it, see kb_panel.py)."""
 
+    asked_ended: tuple[str, ...] = ()  # what the imports that ended last were asked for (one report for all)
+
     def choose_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", self._start_folder(),
                                                 _FILE_FILTER)
@@ -250,6 +252,8 @@ class ImportingMixin:
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        # what the imports this report is of were asked for (read on importFinished: unfinished.finished_by)
+        self.asked_ended = (*(self.asked_ended if self._earlier is not None else ()), *self._import.asked)
         if self._earlier is not None:  # the imports that waited for this one: one summary for them all
             report = _joined(self._earlier, report)
             self._earlier = None
