@@ -3,13 +3,17 @@ Re-import, Cancel, the columns, the title sort, Ctrl+Shift+K and names for scree
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
+from tests.loopback import serving
 from tests.ui.conftest import wait_until
 from tinyrag_desktop.kb import Importer, open_store
 
@@ -499,3 +503,45 @@ def test_the_note_of_an_import_cut_short_goes_once_the_same_folder_is_imported_t
         assert panel.import_items([str(folder)])
     assert len(imported.args[0].added) == 40 - stored
     assert not win.notice_bar.isVisible()  # it stayed, saying the import was unfinished
+
+
+class _Page(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        body = b"<html><head><title>Herons</title></head><body><p>Herons wade in the shallow water.</p></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.mark.parametrize("opened", ["by the key", "at the start"])
+def test_the_type_column_is_as_wide_as_the_widest_type_name_in_use(make_window, server, qloop, qtbot, tmp_path,
+                                                                  opened):
+    # "Web page" has as many letters as "Markdown", and was measured as the widest: with no Markdown row in
+    # sight as the list was measured, Type read "Markdo…" beside titles with room to spare.
+    data = tmp_path / "data"
+    with serving(_Page) as address:  # by `kb add`: a page imported in this process left objects gc could not free
+        subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "add", f"{address}/herons.html", "--data-dir",
+                        str(data)], check=True, capture_output=True, timeout=60)
+    _add_elsewhere(data, _write(tmp_path / "docs", [f"note {n:03d} about herons" for n in range(100)]))
+    win = make_window(server.base_url, data_dir=data)
+    win.resize(1398, 870)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    if opened == "by the key":
+        _ctrl_shift_k(qtbot, win.composer)
+    else:
+        win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    view, header = panel.sources_view, panel.sources_view.header()
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 101 and header.sectionSize(0) > 0))
+    model = view.model()
+    types = {str(model.index(row, 1).data()) for row in range(model.rowCount())}
+    assert types == {"Markdown", "Web page"}
+    assert not view.isColumnHidden(1)
+    widest = max(view.sizeHintForIndex(model.index(row, 1)).width() for row in range(model.rowCount()))
+    assert header.sectionSize(1) >= widest
