@@ -234,7 +234,8 @@ class ImportingMixin:
                                waiting)
 
     def _on_progress(self, progress: Progress) -> None:
-        self.progress_bar.setRange(0, max(progress.total, 1))
+        # One source has no steps to count: a busy bar, not "0%" for the whole of a 49 MB file's import
+        self.progress_bar.setRange(0, progress.total if progress.total > 1 else 0)
         self.progress_bar.setValue(progress.done)
         self._progress = progress
         if self._cancel.is_set():  # the next file's line replaced "Cancelling…" at once: Cancel seemed to do nothing
