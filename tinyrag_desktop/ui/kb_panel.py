@@ -305,7 +305,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         if not self._quitting:
             self._checking.start()
         super().showEvent(event)
-        self._search_again_if_stale()  # after an import or a Delete that ended while the panel was closed
+        self._search_again_if_stale(shown=True)  # after an import or a Delete that ended while it was closed
 
     def source_count(self) -> int:
         if not self._listed:
