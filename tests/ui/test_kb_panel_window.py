@@ -6,13 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
+from tests.kb.test_panel_import import _Pages
 from tests.loopback import serving
 from tests.ui.conftest import wait_until
 from tinyrag_desktop.kb import Importer, open_store
@@ -505,26 +505,13 @@ def test_the_note_of_an_import_cut_short_goes_once_the_same_folder_is_imported_t
     assert not win.notice_bar.isVisible()  # it stayed, saying the import was unfinished
 
 
-class _Page(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        body = b"<html><head><title>Herons</title></head><body><p>Herons wade in the shallow water.</p></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args) -> None:
-        pass
-
-
 @pytest.mark.parametrize("opened", ["by the key", "at the start"])
 def test_the_type_column_is_as_wide_as_the_widest_type_name_in_use(make_window, server, qloop, qtbot, tmp_path,
                                                                   opened):
     # "Web page" has as many letters as "Markdown", and was measured as the widest: with no Markdown row in
     # sight as the list was measured, Type read "Markdo…" beside titles with room to spare.
     data = tmp_path / "data"
-    with serving(_Page) as address:  # by `kb add`: a page imported in this process left objects gc could not free
+    with serving(_Pages) as address:  # by `kb add`: a page imported in this process left objects gc could not free
         subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "add", f"{address}/herons.html", "--data-dir",
                         str(data)], check=True, capture_output=True, timeout=60)
     _add_elsewhere(data, _write(tmp_path / "docs", [f"note {n:03d} about herons" for n in range(100)]))
