@@ -3,6 +3,7 @@ leaves no mark."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -103,3 +104,39 @@ def test_the_mark_of_an_import_is_for_the_user_alone_as_the_knowledge_base_is(tm
         Importer(kb, on_progress=progressed).run([str(note)])
         db_mode = kb.path.stat().st_mode & 0o777
     assert modes and set(modes) == {0o600} and db_mode == 0o600
+
+
+def cut_again_after_a_cancel(tmp_path: Path, data_dir: Path) -> tuple[Path, int]:
+    """A folder of 40 notes imported, cancelled 13 in; imported again, and killed 23 in (its mark left as a
+    killed process leaves it). The folder, and how many of its notes are in the knowledge base."""
+    folder = _folder(tmp_path, 40)
+    with open_store(data_dir) as kb:
+        first = Importer(kb, on_progress=lambda p: p.done >= 13 and first.cancel.set())
+        assert first.run([str(folder)]).cancelled
+        before = len(kb.sources())
+        second = Importer(kb, on_progress=lambda p: p.done >= 23 and _killed_here(data_dir, second))
+        assert second.run([str(folder)]).cancelled
+        stored = len(kb.sources())
+    assert 0 < before < stored < 40
+    return folder, stored
+
+
+def _killed_here(data_dir: Path, importer: Importer) -> None:
+    """Leave ``importer``'s mark as if its process had been killed now (under a process number gone), then stop
+    it (its own mark goes as it ends)."""
+    if importer.cancel.is_set():
+        return
+    [mark] = data_dir.glob(f"*{SUFFIX}")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait(30)
+    values = json.loads(mark.read_text())
+    (data_dir / f"import-{dead.pid}{SUFFIX}").write_text(json.dumps({**values, "pid": dead.pid}))
+    importer.cancel.set()
+
+
+def test_sources_an_earlier_import_of_the_same_folder_stored_are_counted_as_stored(tmp_path, data_dir):
+    folder, stored = cut_again_after_a_cancel(tmp_path, data_dir)
+    [said] = cut_short(data_dir)
+    # it counted only those the killed import stored itself: "10 of 40" of 23 in
+    assert f": {stored} of 40 sources were stored, from {folder}." in said, said
+    assert said.asked == (str(folder),)

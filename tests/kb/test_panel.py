@@ -183,6 +183,18 @@ def test_cancel_stops_between_sources(qtbot, panel, tmp_path):
     assert not panel.is_importing() and "cancelled" in panel.status_label.text()
 
 
+def test_one_large_file_shows_a_moving_bar_rather_than_0_percent_until_stored(qtbot, panel, tmp_path):
+    big = tmp_path / "giant.md"
+    big.write_text("# Herons\n\n" + "Herons wade in the shallow water. " * 30_000, encoding="utf-8")
+    seen: list[tuple[int, int, str]] = []
+    bar = panel.progress_bar
+    panel._relay.progress.connect(lambda progress: seen.append((bar.minimum(), bar.maximum(), bar.text())))
+    _import(qtbot, panel, [str(big)])
+    # it stayed at "0%" for the whole of a 49 MB file's ten seconds: one source has no steps to count
+    assert seen and all(maximum == 0 for _, maximum, _ in seen), seen
+    assert "0%" not in {text for _, _, text in seen}
+
+
 def test_what_is_added_during_an_import_waits_and_follows_it(qtbot, panel, tmp_path, sample_dir):
     # Files dropped or added while an import runs are not refused: they start when it is done, and the panel then
     # sums up both (importFinished comes once, with what they all did).

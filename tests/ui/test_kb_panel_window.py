@@ -3,6 +3,8 @@ Re-import, Cancel, the columns, the title sort, Ctrl+Shift+K and names for scree
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -10,6 +12,8 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
+from tests.kb.test_panel_import import _Pages
+from tests.loopback import serving
 from tests.ui.conftest import wait_until
 from tinyrag_desktop.kb import Importer, open_store
 
@@ -402,3 +406,129 @@ def test_down_in_the_search_box_goes_to_the_first_passage_in_the_window(kb_windo
     qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)  # as in the chats search box
     assert QApplication.focusWidget() is panel.results
     assert panel.results.currentItem().text().startswith("[1] ")
+
+
+# ---- 8. the Search tab after a Delete or an import, and where the keyboard goes ----------------------------
+
+
+def _locations_found(panel) -> set[str]:
+    return {panel.results.item(row).data(Qt.ItemDataRole.UserRole) for row in range(panel.results.count())} - {None}
+
+
+def test_a_source_deleted_as_the_search_tab_is_shown_leaves_its_results(kb_window, qtbot):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search("herons")
+    assert searched.args[0] == 3
+    panel.tabs.setCurrentIndex(0)
+    view = panel.sources_view
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    _make_current(view, 1)  # beta
+    gone = panel.sources_model.source(1).location
+    assert gone in _locations_found(panel)
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000) as again:
+        assert panel.delete_selected(confirm=False)
+        panel.tabs.setCurrentIndex(1)  # at once, while the Delete runs: it was searched again before it ended
+    assert again.args[0] == 2
+    assert gone not in _locations_found(panel) and len(_locations_found(panel)) == 2
+
+
+def test_an_import_that_ends_while_the_search_tab_shows_finds_what_it_imported(kb_window, qtbot, tmp_path):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished):
+        panel.run_search("herons")
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000) as again:
+        assert panel.import_items(_write(tmp_path / "more", ["delta"]))
+    assert again.args[0] == 4
+
+
+def test_a_delete_that_ends_with_the_panel_closed_is_searched_again_as_it_opens(kb_window, qtbot, qloop):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished):
+        panel.run_search("herons")
+    panel.tabs.setCurrentIndex(0)
+    _make_current(panel.sources_view, 0)
+    with qtbot.waitSignal(panel.deleteFinished, timeout=20_000):
+        assert panel.delete_selected(confirm=False)
+        panel.tabs.setCurrentIndex(1)
+        win.kb_dock.hide()
+    with qtbot.waitSignal(panel.searchFinished) as again:
+        win.kb_dock.show()
+    assert again.args[0] == 2
+
+
+def test_the_search_tab_clicked_or_the_panel_keyed_puts_the_keyboard_in_the_search_box(kb_window, qtbot, qloop):
+    win, panel, _ = kb_window
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    bar = panel.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    assert panel.tabs.currentIndex() == 1
+    assert QApplication.focusWidget() is panel.query_edit  # typed words went to the message box
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    _ctrl_shift_k(qtbot, win.composer)  # the panel open, the focus elsewhere: into the panel
+    assert QApplication.focusWidget() is panel.query_edit  # it was the tab bar, and typed letters were lost
+    qtbot.keyClicks(QApplication.focusWidget(), "herons")
+    assert panel.query_edit.text() == "herons"
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(0).center())
+    win.composer.setFocus()
+    qloop.run(wait_until(win.composer.hasFocus))
+    _ctrl_shift_k(qtbot, win.composer)  # on the Sources tab, the tab bar as before
+    assert QApplication.focusWidget() is bar
+
+
+def test_the_note_of_an_import_cut_short_goes_once_the_same_folder_is_imported_to_the_end(make_window, server,
+                                                                                           qtbot, tmp_path):
+    from tests.kb.test_import_cut_short import cut_again_after_a_cancel
+    from tinyrag_desktop.kb.unfinished import cut_short
+
+    data = tmp_path / "data"
+    data.mkdir()
+    folder, stored = cut_again_after_a_cancel(tmp_path, data)
+    [note] = cut_short(data)
+    win = make_window(server.base_url, data_dir=data, warnings=[note])
+    assert f"{stored} of 40 sources were stored" in win.notice_bar.label.text()
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    with qtbot.waitSignal(panel.importFinished, timeout=30_000):  # another folder: the note stays
+        assert panel.import_items(_write(tmp_path / "other", ["delta"]))
+    assert win.notice_bar.isVisible()
+    with qtbot.waitSignal(panel.importFinished, timeout=30_000) as imported:  # "add the same files again"
+        assert panel.import_items([str(folder)])
+    assert len(imported.args[0].added) == 40 - stored
+    assert not win.notice_bar.isVisible()  # it stayed, saying the import was unfinished
+
+
+@pytest.mark.parametrize("opened", ["by the key", "at the start"])
+def test_the_type_column_is_as_wide_as_the_widest_type_name_in_use(make_window, server, qloop, qtbot, tmp_path,
+                                                                  opened):
+    # "Web page" has as many letters as "Markdown", and was measured as the widest: with no Markdown row in
+    # sight as the list was measured, Type read "Markdo…" beside titles with room to spare.
+    data = tmp_path / "data"
+    with serving(_Pages) as address:  # by `kb add`: a page imported in this process left objects gc could not free
+        subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "add", f"{address}/herons.html", "--data-dir",
+                        str(data)], check=True, capture_output=True, timeout=60)
+    _add_elsewhere(data, _write(tmp_path / "docs", [f"note {n:03d} about herons" for n in range(100)]))
+    win = make_window(server.base_url, data_dir=data)
+    win.resize(1398, 870)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    if opened == "by the key":
+        _ctrl_shift_k(qtbot, win.composer)
+    else:
+        win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    view, header = panel.sources_view, panel.sources_view.header()
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 101 and header.sectionSize(0) > 0))
+    model = view.model()
+    types = {str(model.index(row, 1).data()) for row in range(model.rowCount())}
+    assert types == {"Markdown", "Web page"}
+    assert not view.isColumnHidden(1)
+    widest = max(view.sizeHintForIndex(model.index(row, 1)).width() for row in range(model.rowCount()))
+    assert header.sectionSize(1) >= widest

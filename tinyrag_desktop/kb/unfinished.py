@@ -5,9 +5,11 @@ stored looked like a finished import, and nothing said to add it again. :class:`
 ``import-<pid>.unfinished`` beside knowledge.db when an import starts (what was asked, how many sources),
 updates its count at most once a second, and removes it when the import ends in any way the process sees
 (done, failed, stopped). A mark whose process is gone was cut short: :func:`cut_short` says so, once, and
-removes it, counting the sources that import stored in the knowledge base (by its ``load_id``): the mark's
-own count can be a second old, and an import stores hundreds of files a second ("about 1 of 1,703" was
-said of 172 stored). An import the window stops as it closes (Quit, the window closed, SIGTERM) ends in a way the
+removes it, counting the sources of what it was asked for that are in the knowledge base (those it stored, by
+its ``load_id``, and those earlier imports had stored, under the folders it was asked for): the mark's own count
+can be a second old, and an import stores hundreds of files a second ("about 1 of 1,703" was said of 172
+stored). What it says holds what was asked (:class:`CutShort`), so that the window takes it back once an import
+of the same things has finished (:func:`finished_by`). An import the window stops as it closes (Quit, the window closed, SIGTERM) ends in a way the
 process sees, so its mark would go: the window leaves one of its own instead (:func:`stopped_by_closing`),
 with the exact count, and it is said the same way.
 
@@ -84,8 +86,22 @@ def _write_mark(path: Path, mark: dict) -> None:
         log.debug("no import mark in %s: %s", path.parent, exc)
 
 
+class CutShort(str):
+    """What :func:`cut_short` says of one import, with what that import was asked for (``asked``)."""
+
+    asked: tuple[str, ...] = ()
+
+
+def finished_by(said: str, asked: Sequence[str]) -> bool:
+    """Whether an import of ``asked``, run to its end, finished the import ``said`` is of (what it was asked
+    for, all asked again): its note's "add the same files again to finish" is done."""
+    wanted = {_bare(a) for a in getattr(said, "asked", ())}
+    return bool(wanted) and wanted <= {_bare(a) for a in asked}
+
+
 def cut_short(data_dir: Path) -> list[str]:
-    """What imports into the knowledge base of ``data_dir`` were cut short, in words; each is said once."""
+    """What imports into the knowledge base of ``data_dir`` were cut short, in words (each a
+    :class:`CutShort`); each is said once."""
     said = []
     for path in sorted(Path(data_dir).glob(f"import-*{SUFFIX}")):
         try:
@@ -107,16 +123,18 @@ def cut_short(data_dir: Path) -> list[str]:
             continue
         exact = closed
         if load_id and not closed:
-            stored = _stored_by(path.parent / db, load_id)
+            stored = _stored_by(path.parent / db, load_id, asked)
             if stored is not None:  # the mark's count is files past, a second old, those read but not stored too
-                done, exact = stored, True
+                done, exact = min(stored, total), True
         how = ("was stopped when the app closed" if closed
                else "was cut short (the app closed while it ran)")
         also = f"; {_listed(waiting)}, asked for after it, {'was' if len(waiting) == 1 else 'were'} not started" \
             if waiting else ""
-        said.append(f"An import into the knowledge base {how}, started {when}: {_stored(done, total, exact)}, "
-                    f"from {_listed(asked)}{also}. Every source is stored whole or not at all; add the same "
-                    "files again to finish: those already stored are skipped.")
+        note = CutShort(f"An import into the knowledge base {how}, started {when}: {_stored(done, total, exact)}, "
+                        f"from {_listed(asked)}{also}. Every source is stored whole or not at all; add the same "
+                        "files again to finish: those already stored are skipped.")
+        note.asked = tuple(asked)
+        said.append(note)
         _remove(path)
     return said
 
@@ -159,9 +177,10 @@ def paused(pid: int) -> bool:
     return stat[stat.rfind(")") + 1:].split()[:1] in (["T"], ["t"])
 
 
-def _stored_by(db: Path, load_id: str) -> int | None:
-    """How many sources of the knowledge base ``db`` the import ``load_id`` stored; None when it cannot be
-    read (it is then said from the mark's own count)."""
+def _stored_by(db: Path, load_id: str, asked: Sequence[str]) -> int | None:
+    """How many sources of the knowledge base ``db`` the import ``load_id`` of ``asked`` stored, or found
+    stored already (an earlier import of the same folder, cancelled, had stored 13 of its 40 files: "10 of 40"
+    was said of 23 in); None when it cannot be read (it is then said from the mark's own count)."""
     import sqlite3
 
     from .store_file import readonly_uri
@@ -171,7 +190,15 @@ def _stored_by(db: Path, load_id: str) -> int | None:
     try:
         conn = sqlite3.connect(readonly_uri(db), uri=True, timeout=2)
         try:
-            return int(conn.execute("SELECT count(*) FROM sources WHERE load_id = ?", (load_id,)).fetchone()[0])
+            where, values = ["load_id = ?"], [load_id]
+            for name in map(_bare, asked):
+                where.append("location = ?")
+                values.append(name)
+                if os.path.isabs(name):  # the files in it, by a range of the location's index
+                    where.append("(location > ? AND location < ?)")
+                    values += [name + os.sep, name + chr(ord(os.sep) + 1)]
+            query = f"SELECT count(*) FROM sources WHERE {' OR '.join(where)}"
+            return int(conn.execute(query, values).fetchone()[0])
         finally:
             conn.close()
     except (sqlite3.Error, OSError) as exc:
@@ -188,6 +215,11 @@ def _stored(done: int, total: int, exact: bool) -> str:
         return "its source had not been stored" if total == 1 else f"none of the {total:,} sources had been stored"
     return f"{'' if exact else 'about '}{done:,} of {total:,} source{'' if total == 1 else 's'} " \
            f"{'was' if done == 1 else 'were'} stored"
+
+
+def _bare(name: str) -> str:
+    """A folder's path without the separator after it ("/notes/" is "/notes")."""
+    return name.rstrip("/" + os.sep) or name
 
 
 def _listed(names: Sequence[str]) -> str:

@@ -73,6 +73,8 @@ class RunningImport:
 class ImportingMixin:
     """KnowledgePanel's imports (mixed into it, see kb_panel.py)."""
 
+    asked_ended: tuple[str, ...] = ()  # what the imports that ended last were asked for (one report for all)
+
     def choose_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", self._start_folder(),
                                                 _FILE_FILTER)
@@ -232,7 +234,8 @@ class ImportingMixin:
                                waiting)
 
     def _on_progress(self, progress: Progress) -> None:
-        self.progress_bar.setRange(0, max(progress.total, 1))
+        # One source has no steps to count: a busy bar, not "0%" for the whole of a 49 MB file's import
+        self.progress_bar.setRange(0, progress.total if progress.total > 1 else 0)
         self.progress_bar.setValue(progress.done)
         self._progress = progress
         if self._cancel.is_set():  # the next file's line replaced "Cancelling…" at once: Cancel seemed to do nothing
@@ -250,6 +253,8 @@ class ImportingMixin:
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        # what the imports this report is of were asked for (read on importFinished: unfinished.finished_by)
+        self.asked_ended = (*(self.asked_ended if self._earlier is not None else ()), *self._import.asked)
         if self._earlier is not None:  # the imports that waited for this one: one summary for them all
             report = _joined(self._earlier, report)
             self._earlier = None
@@ -264,9 +269,9 @@ class ImportingMixin:
         self.status_label.setText(text, plain_tip(tip))  # file names: as written
         self.summary.set_whole(whole_summary(report, self._dropped_note))
         self._dropped_note = ""
-        self._stale = True
         self.refresh()
         self._warm_vectors()
+        self._sources_changed_here()  # after the list is read: the results' search sees what it lists
         self.sourcesChanged.emit()
         self.importFinished.emit(report)
 

@@ -305,6 +305,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         if not self._quitting:
             self._checking.start()
         super().showEvent(event)
+        self._search_again_if_stale(shown=True)  # after an import or a Delete that ended while it was closed
 
     def source_count(self) -> int:
         if not self._listed:
@@ -383,12 +384,12 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
             self._worker.join()
             self._worker = None
         self._set_busy(False)
-        self._stale = True
         scrolled = self.sources_view.verticalScrollBar().value()
         self.refresh()  # keeps the selection: all of it when nothing was removed
         if not problem and self._after_delete:  # the list keeps its place, as a file manager's does
             self._restore_place([self._after_delete], self._after_delete, scrolled)
         self._after_delete = None
+        self._sources_changed_here()
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {after_colon(problem)}" if problem else
                                   f"{_sources(removed)} removed{'; ' + compacted if compacted else ''}.")

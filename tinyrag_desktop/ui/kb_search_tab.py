@@ -172,10 +172,27 @@ class SearchTabMixin:
                 return
 
     def _on_tab(self, index: int) -> None:
-        """The Search tab shown after an import or a Delete: its results are searched again, so that they
-        list no deleted source (which opened from the list as if still there) and find what was imported."""
-        if index == 1 and self._stale and self._query.strip():
-            self.run_search(self._query)
+        """The Search tab shown: the keyboard goes to its question box (a click on the tab left it in the message
+        box, where the words typed went, and Ctrl+Shift+K left it on the tab bar), and results found before an
+        import or a Delete ended are searched again (see _search_again_if_stale). The Sources tab shown: the
+        panel's focus lands on the tab bar again."""
+        searching = index == 1
+        self.setFocusProxy(self.query_edit if searching else self.tabs)  # Ctrl+Shift+K focuses the panel
+        if searching and self.isVisible():
+            self.query_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._search_again_if_stale(shown=True)  # (a tab chosen in a panel not shown yet, by a script)
+
+    def _sources_changed_here(self) -> None:
+        """An import or a Delete of this panel ended: the Search tab's results are searched again now if it is
+        in sight (they listed the deleted source for good, which opened as if still there), else when it is."""
+        self._stale = True
+        self._search_again_if_stale(shown=self.isVisible())
+
+    def _search_again_if_stale(self, shown: bool) -> None:
+        """Search again for the results listed, if sources changed since they were found and they are in sight
+        (the Search tab current, in a panel ``shown``): kept listed, where they were scrolled to, until replaced."""
+        if shown and self._stale and self._query.strip() and self.tabs.currentIndex() == 1:
+            self.run_search(self._query, again=True)
 
     def _search_again_in_sight(self, before: set[str]) -> None:
         """Another program changed the knowledge base while the Search tab is shown (``before``: where the

@@ -92,7 +92,7 @@ class SourcesModel(QAbstractTableModel):
         self._times: dict[str, str] = {}  # stored time -> as shown: many sources share their minute
         self._today = date.today()  # the day the times shown are relative to
         self._sort = (3, Qt.SortOrder.DescendingOrder)  # newest first to begin with
-        self._widest: dict[int, str] = {}  # column -> its longest text, for the column's width
+        self._widest: dict[int, list[str]] = {}  # column -> its widest texts, for the column's width
         self._titles: list[str] | None = None  # see longest_titles
         self.generation = 0  # changes with the rows or their order: what the header measured may be out of date
         for signal in (self.rowsInserted, self.rowsRemoved, self.layoutChanged, self.modelReset, self.dataChanged):
@@ -127,12 +127,18 @@ class SourcesModel(QAbstractTableModel):
 
     def widest_text(self, column: int) -> str:
         """The longest text of a column sized to its contents (Type, Passages, Imported, Vectors), among all rows."""
+        return max(self.widest_texts(column), key=len, default="")
+
+    def widest_texts(self, column: int) -> list[str]:
+        """The texts of a column sized to its contents one of which is drawn the widest: for Type each type's
+        name in use (by its letters "Web page" was taken for the widest, and "Markdown", wider drawn, was cut
+        to "Markdo…" while no Markdown row was in sight), else its longest text."""
         if column not in self._widest:
-            texts = {1: lambda: max((type_name(kind) for kind in {s.type for s in self._rows}), key=len, default=""),
-                     2: lambda: f"{max((s.chunk_count for s in self._rows), default=0):,}" if self._rows else "",
-                     3: self._widest_time,
-                     4: lambda: "yes"}  # wider than "no"
-            self._widest[column] = texts[column]() if column in texts else ""
+            texts = {1: lambda: sorted({type_name(kind) for kind in {s.type for s in self._rows}}),
+                     2: lambda: [f"{max((s.chunk_count for s in self._rows), default=0):,}"] if self._rows else [],
+                     3: lambda: [self._widest_time()],
+                     4: lambda: ["yes"]}  # wider than "no"
+            self._widest[column] = [text for text in texts[column]() if text] if column in texts else []
         return self._widest[column]
 
     def longest_titles(self) -> list[str]:
@@ -458,10 +464,8 @@ class SourcesView(QTreeView):
     def _measure(self, column: int) -> int:
         hint = super().sizeHintForColumn(column)
         model = self.model()
-        widest = model.widest_text(column) if isinstance(model, SourcesModel) else ""
-        if widest and model.rowCount():
-            hint = max(hint, self._cell_width(column, widest))
-        return hint
+        texts = model.widest_texts(column) if isinstance(model, SourcesModel) and model.rowCount() else []
+        return max([hint, *(self._cell_width(column, text) for text in texts)])
 
     def widest_title(self) -> int:
         """The room the widest title of all needs, in sight or not (0 with no sources)."""

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 
 from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done
+from ..kb.unfinished import finished_by
 from ..settings import SERVER_DEFAULT_MODEL, Settings
 from ..settings_changes import edited_over, save_changes
 from . import export, tab_order, window_layout
@@ -184,6 +185,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self.new_chat()
         if warnings:
             self.show_notices(warnings)
+        self._notes_until_imported([w for w in warnings if getattr(w, "asked", ())])
         QTimer.singleShot(0, self.check_server)
         if first_run:
             QTimer.singleShot(0, self, self.welcome.first_run)
@@ -444,6 +446,22 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     def show_notices(self, notices: Iterable[str]) -> None:
         """Show ``notices`` above the conversation, one per line, until the user dismisses them."""
         self.notice_bar.show_notices(notices)
+
+    def _notes_until_imported(self, notes: list[str]) -> None:
+        """Take each note of an import cut short (kb.unfinished.CutShort) out of the bar once the panel has
+        imported the same things again to the end, as the note asks: it stayed, saying the import was unfinished."""
+        panel = self.kb_dock.widget() if notes and self.kb_dock is not None else None
+        if panel is None:
+            return
+
+        def ended(report: Any) -> None:
+            if report.cancelled or report.stopped:
+                return
+            for note in [note for note in notes if finished_by(note, panel.asked_ended)]:
+                notes.remove(note)
+                self.notice_bar.withdraw(note)
+
+        panel.importFinished.connect(ended)
 
     def bring_to_front(self) -> None:
         """Show the window on top and focused (the app was started again while it was open)."""
