@@ -41,12 +41,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The files the app writes in its data folder (settings.SETTINGS_FILE, store_file.DB_NAME, chats.DB_FILE,
-# window.ini, ui.composer.DRAFTS_FILE, ui.single.LOCK_NAME, firstrun.GUIDE_MARKER, engine.THINKING_MODELS,
-# unfinished.py's marks), with what SQLite and a damaged file's renaming put beside them ("-wal",
+# window.ini, ui.composer.DRAFTS_FILE, ui.reading_places.PLACES_FILE, ui.single.LOCK_NAME, firstrun.GUIDE_MARKER,
+# engine.THINKING_MODELS, unfinished.py's marks), with what SQLite and a damaged file's renaming put beside them ("-wal",
 # ".bad-2"), and all of its folders logs/ (logsetup.LOG_FILE, rotated) and work/ (the shell tool's), as a path
 # from the data folder with "/" between its parts.
-OWN_FILES = re.compile(r"(?:settings\.json|knowledge\.db|chats\.sqlite3|window\.ini|drafts\.json|window\.lock|"
-                       r"\.guide-imported|thinking-models\.json)(?:[.-][^/]*)?|import-\d+\.unfinished|(?:logs|work)/.+")
+OWN_FILES = re.compile(r"(?:settings\.json|knowledge\.db|chats\.sqlite3|window\.ini|drafts\.json|places\.json|"
+                       r"window\.lock|\.guide-imported|thinking-models\.json)(?:[.-][^/]*)?|import-\d+\.unfinished|"
+                       r"(?:logs|work)/.+")
 _IN_RANGE = "SELECT id, location FROM sources WHERE location >= ? AND location < ? ORDER BY location"
 # What marks a folder as a tinyRAG data folder wherever it is (a copy, a backup made by copying the whole
 # folder as the README advises): one of its databases, beside its settings or a file only tinyRAG writes in
