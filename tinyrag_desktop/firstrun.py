@@ -24,6 +24,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import httpx
 
 from .engine.llm import is_chat_model
+from .hidden_passwords import hide_passwords
 from .http_clients import async_client
 from .resources import resource_path
 from .server_said import model_names
@@ -74,7 +75,8 @@ class Found:
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """One server tried: ``ok`` is True for the one chosen; ``reason`` says in words what happened;
-    ``running`` that it answered with a list of models, none to chat with (one may be on its way)."""
+    ``running`` that it answered with a list of models, none to chat with (one may be on its way);
+    ``locked`` that it runs but asks for an API key (401 or 403: vLLM or LM Studio started with one)."""
 
     server_name: str
     base_url: str
@@ -82,6 +84,11 @@ class Attempt:
     reason: str
     models: tuple[str, ...] = ()
     running: bool = False
+    locked: bool = False
+
+    def asks_for_key(self) -> str:
+        """The server in words when it asks for an API key: "vLLM is running at … but asks for an API key"."""
+        return f"{self.server_name} is running at {hide_passwords(self.base_url)} but asks for an API key"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +98,23 @@ class ProbeResult:
     found: Found | None
     tried: tuple[Attempt, ...]
 
+    @property
+    def locked(self) -> Attempt | None:
+        """The first server tried that runs but asks for an API key (None when none does)."""
+        return next((a for a in self.tried if a.locked), None)
+
     def summary(self) -> str:
-        """One sentence for the status bar or the welcome panel."""
+        """One sentence for the status bar or the welcome panel (two when a server asks for an API key)."""
         if self.found is not None:
             return self.found.said()
         if not self.tried:
             return "No local servers were tried."
         parts = [f"{a.server_name} ({_port(a.base_url)}): {a.reason}" for a in self.tried]
-        return "No local server with a chat model answered. " + "; ".join(parts) + "."
+        said = "No local server with a chat model answered. " + "; ".join(parts) + "."
+        if self.locked is not None:  # it was only "answered HTTP 401", among the servers that were not there
+            said = (f"{self.locked.asks_for_key()}: enter it, with that address as the Server URL, in Settings "
+                    f"(or pass --base-url and --api-key). {said}")
+        return said
 
 
 def _port(base_url: str) -> str:
@@ -130,6 +146,9 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
         return Attempt(name, base, False, "no answer in time")
     except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a base URL typed by hand
         return Attempt(name, base, False, f"the connection failed ({exc.__class__.__name__})")
+    if response.status_code in (401, 403):  # it runs: vLLM or LM Studio started with --api-key
+        asked = "refused the API key" if headers else "runs, but asks for an API key"
+        return Attempt(name, base, False, f"{asked} (HTTP {response.status_code})", locked=True)
     if response.status_code != 200:
         return Attempt(name, base, False, f"answered HTTP {response.status_code}, not a model list")
     try:

@@ -214,3 +214,18 @@ def settings_tab(message: str) -> str | None:
     if found is None:
         return None
     return found.group(1) or "Model"
+
+
+# The field an error's remedy on the Model tab is in, by the setting its words name (the first that matches)
+_FIELDS = (("API key", "api_key"), ("Server URL", "base_url"), ("Chat model", "chat_model"),
+           ("model in Settings", "chat_model"), ("one in Settings", "chat_model"))
+
+
+def settings_field(message: str) -> str | None:
+    """The Model tab's field an error's words ask to change (settings_tab): "api_key" for a refused key,
+    "chat_model" for a missing model, "base_url" for an address that does not answer; None for another tab
+    or none. Only our own words count: not what the server said after them."""
+    ours = message.split("The server said:", 1)[0]
+    if settings_tab(ours) != "Model":
+        return None
+    return next((field for words, field in _FIELDS if words in ours), None)

@@ -25,8 +25,8 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
-from .error_box import (ENTER_ADDRESS, OPEN_SETTINGS, SERVER_HELP, ErrorBox, error_settings_tab, model_button_words,
-                        no_server)
+from .error_box import (ENTER_ADDRESS, OPEN_SETTINGS, SERVER_HELP, ErrorBox, error_settings_field, error_settings_tab,
+                        model_button_words, no_server)
 from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
@@ -142,6 +142,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self.settings_button.setObjectName("errorOpenSettings")
         self.settings_button.clicked.connect(lambda: self.settingsRequested.emit(self._settings_tab or "Model"))
         self._settings_tab: str | None = None
+        self.settings_field: str | None = None  # the field on that tab ("api_key"): Open Settings focuses it
         # the server lacks the model asked for: its models a click away, not only in Settings
         self.model_button = QPushButton("Choose a model…", self._error_box, objectName="errorChooseModel")
         self.model_button.clicked.connect(lambda: self.modelMenuRequested.emit(self.model_button))
@@ -432,6 +433,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
         # "check the Server URL in Settings": a button to go there (also from the words stored, once reopened)
         self._settings_tab = error_settings_tab(message)
+        self.settings_field = error_settings_field(message)
         message = model_button_words(message)  # "Choose one of those to use instead": the button beside it does
         self._writing.drop()
         self._arrived()

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButt
 
 from ..engine.errors import CHOOSE_ANOTHER
 from ..engine.llm import START_HINT
-from ..tool_words import settings_tab, window_words
+from ..tool_words import settings_field, settings_tab, window_words
 from .enter_presses import enter_presses
 from .theme import colors
 
@@ -44,7 +44,18 @@ def error_settings_tab(text: str) -> str | None:
     """The Settings tab an error's remedy is on (tool_words.settings_tab), from its words as they came or as
     shown beside "Choose a model…" (model_button_words), which is how an answer's error is stored: reopened,
     a missing model's error lost its Open Settings button, its "in Settings" replaced."""
-    return settings_tab(text.replace(_CHOOSE_BESIDE, window_words(CHOOSE_ANOTHER)))
+    return settings_tab(_as_said(text))
+
+
+def error_settings_field(text: str) -> str | None:
+    """The field an error's remedy is in (tool_words.settings_field: "api_key" for a refused key), read as
+    error_settings_tab reads its tab; Open Settings puts the keyboard there."""
+    return settings_field(_as_said(text))
+
+
+def _as_said(text: str) -> str:
+    """An error's words as they came, from the ones shown beside "Choose a model…" (model_button_words)."""
+    return text.replace(_CHOOSE_BESIDE, window_words(CHOOSE_ANOTHER))
 
 
 class ErrorBox(QFrame):

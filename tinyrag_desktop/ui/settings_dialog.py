@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QInputDialog, QLabel, QLayout, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
-                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QInputDialog, QLabel, QLayout, QLineEdit, QListWidget, QMessageBox,
+                               QPlainTextEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from ..paths import expand_home
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError, server_root
@@ -403,6 +403,19 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
             if tabs.tabText(index).replace("&", "") == title:
                 tabs.setCurrentIndex(index)
                 return
+
+    def show_field(self, name: str | None) -> None:
+        """Bring the field ``name`` ("api_key") to the front with the keyboard in it, its text selected to be
+        typed over: an error's Open Settings put the cursor in the Server URL, whichever field was wrong.
+        None leaves the tab as it is."""
+        if name is None:
+            return
+        self.show_tab(next((title for title, names in _TABS if name in names), "Advanced"))
+        widget = self.field(name)
+        widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        edit = widget.lineEdit() if isinstance(widget, QComboBox) else widget
+        if isinstance(edit, QLineEdit):
+            edit.selectAll()
 
     def show_persona(self, name: str) -> None:
         """Bring the Personas tab to the front with ``name`` (the persona in use) selected and the keyboard on

@@ -55,6 +55,7 @@ class WelcomeController:
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
         self._running: Any = None  # a firstrun.Attempt: found running without a chat model (by the probe)
+        self._locked: Any = None  # a firstrun.Attempt: found running, asking for an API key (by the probe)
         self._first_address: str | None = None  # the address a first run started with (see to_check)
         self._model_notice = ""  # the "has no models yet" notice shown, until a model appears
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -243,11 +244,13 @@ class WelcomeController:
         usual = self._probe or probe_servers
         panel = WelcomePanel(self._pages, probe=lambda: self._try_again(usual), start_builtin=start,
                              builtin_note=note)
-        if self._running is not None:  # found by the first start's probe
+        panel.set_key_wanted(self._locked)  # found by the first start's probe
+        if self._running is not None:
             panel.set_waiting_on(self._running)
         panel.serverFound.connect(self._on_found)
         panel.builtinReady.connect(self._on_builtin)
         panel.openSettingsRequested.connect(self._win.open_settings)
+        panel.apiKeyRequested.connect(self._enter_key)
         panel.backRequested.connect(self._back)
         self._pages.addWidget(panel)
         self._panel = panel
@@ -273,6 +276,13 @@ class WelcomeController:
         others = tuple(a for a in result.tried if a.base_url.rstrip("/") != base)
         self._wait_on(None if result.found else next((a for a in (mine, *others) if a.running), None))
         return ProbeResult(result.found, (mine, *others))
+
+    def _enter_key(self, base_url: str) -> None:
+        """Model settings with the address of the server that asks for a key filled in, the cursor in the API
+        key box: the page said "No model server has answered yet" of a vLLM started with --api-key."""
+        dialog = self._win.open_settings()
+        dialog.field("base_url").setText(base_url)
+        dialog.show_field("api_key")
 
     def _on_found(self, found: Any) -> None:
         self._use_found(found)
@@ -338,6 +348,9 @@ class WelcomeController:
         if result.found is not None:
             self._use_found(result.found)
             return
+        self._locked = result.locked  # a vLLM started with --api-key: said on the page, with a way to enter it
+        if self._panel is not None:
+            self._panel.set_key_wanted(self._locked)
         # a server running without a chat model (an Ollama with only nomic-embed-text): said on the page, and
         # named by the status bar
         self._wait_on(next((a for a in result.tried if a.running), None))

@@ -8,6 +8,7 @@ It holds no engine or network code of its own: the window passes in a ``probe`` 
 - ``builtinReady(base_url, model)`` / ``builtinFailed(message)`` for "Use the built-in model";
 - ``retryRequested()`` and ``useBuiltinRequested()`` on every click, for windows that run things themselves;
 - ``openSettingsRequested()`` for "Enter a server address…";
+- ``apiKeyRequested(base_url)`` for "Enter its API key…", shown when a server found asks for one;
 - ``backRequested()`` for "Back to the chat", shown when the page is opened over a chat (set_back).
 """
 
@@ -51,6 +52,7 @@ _WHY_LOCAL = ("tinyRAG Desktop answers with a model that runs on your own comput
 _NO_SERVER = ("No model server has answered yet. Start one of these below, then press <b>Try again</b>; or "
               "enter the address of one you have.")
 _STARTING = "Starting the built-in model… (a few seconds)"
+ENTER_KEY = "Enter its API key…"
 
 
 def _esc(text: str) -> str:
@@ -73,6 +75,12 @@ def _no_chat_model(attempt: Attempt) -> str:
         how = "load one in it"
     return (f"{_esc(name)} is running at {_esc(hide_passwords(attempt.base_url))}, but has no chat model yet"
             f"{has}: {how}. tinyRAG notices it by itself; or press <b>Try again</b>.")
+
+
+def _asks_for_key(attempt: Attempt) -> str:
+    """A server that runs but refuses to answer without an API key, named, with what to do."""
+    return (f"{_esc(attempt.asks_for_key())}. Press <b>{_esc(ENTER_KEY)}</b> and type the key it was started "
+            f"with (its {_code('--api-key')}), then Save.")
 
 
 def _stop_while_it_scrolls(scroll: QScrollArea, then: QWidget) -> None:
@@ -101,6 +109,7 @@ class WelcomePanel(QFrame):
     builtinReady = Signal(str, str)  # base_url, model
     builtinFailed = Signal(str)
     openSettingsRequested = Signal()
+    apiKeyRequested = Signal(str)  # the address of the server that asks for a key
     backRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None, *, probe: Probe | None = None,
@@ -123,6 +132,7 @@ class WelcomePanel(QFrame):
         self.intro.setObjectName("welcomeIntro")
         self.intro.setWordWrap(True)
         self.waiting_on: Attempt | None = None  # a server found running, without a chat model yet
+        self.key_wanted: Attempt | None = None  # a server found running, that asks for an API key
 
         steps = QVBoxLayout()
         steps.setSpacing(10)
@@ -152,6 +162,9 @@ class WelcomePanel(QFrame):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.hide()  # until there is something to say: no gap under the buttons
 
+        # Made first, it comes first in the row and in Tab order: shown only when a server asks for a key
+        self.key_button = QPushButton(ENTER_KEY, self, objectName="welcomeApiKey")
+        self.key_button.hide()
         self.retry_button = QPushButton("Try again", self)
         self.retry_button.setObjectName("welcomeRetry")
         self.retry_button.setDefault(True)
@@ -163,7 +176,8 @@ class WelcomePanel(QFrame):
         # Opened from a chat's error (its "How to start a server…"): the way back to the chat and its Retry
         self.back_button = QPushButton("Back to the chat", self, objectName="welcomeBack")
         self.back_button.hide()
-        self._row = (self.retry_button, self.builtin_button, self.settings_button, self.back_button)
+        self._row = (self.key_button, self.retry_button, self.builtin_button, self.settings_button,
+                     self.back_button)
         # Side by side where they fit, one above another where they do not (see resizeEvent).
         self._buttons = buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         for b in self._row:
@@ -212,10 +226,12 @@ class WelcomePanel(QFrame):
         self.retry_button.clicked.connect(self._on_retry)
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
+        self.key_button.clicked.connect(self._on_key)
         self.back_button.clicked.connect(self.backRequested)
         # Try again takes Enter as the default button; the others did nothing on it (a window's buttons take
         # it only in a dialog)
-        enter_presses(self.builtin_button, self.settings_button, self.back_button, self.builtin_more)
+        enter_presses(self.key_button, self.builtin_button, self.settings_button, self.back_button,
+                      self.builtin_more)
         # Tab as the panel reads: the buttons, then the built-in model's fold below them (made first, it came first)
         QWidget.setTabOrder(self.back_button, self.builtin_more)
         self.set_builtin_available(start_builtin is not None, builtin_note)
@@ -295,20 +311,39 @@ class WelcomePanel(QFrame):
         """Say what the last probe tried, one line per server; and, above, a server it found running without
         a chat model, with how to get one (it said "No model server has answered yet", "Still no model
         server", of an Ollama that had only nomic-embed-text)."""
+        self.set_key_wanted(None if result.found else result.locked)
         self.set_waiting_on(None if result.found else next((a for a in result.tried if a.running), None))
         if result.found is not None:
             self._say(_esc(result.summary()))
             return
         lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(hide_passwords(a.base_url))}): {_esc(a.reason)}"
                         "</li>" for a in result.tried)
-        still = "Still no chat model." if self.waiting_on else "Still no model server."
+        if self.waiting_on:
+            still = "Still no chat model."
+        else:
+            still = "Still waiting for an API key." if self.key_wanted else "Still no model server."
         self._say(f"{still} What was tried:<ul>{lines}</ul>" if lines else still)
 
     def set_waiting_on(self, attempt: Attempt | None) -> None:
         """The intro says ``attempt``'s server runs but has no chat model, and how to get one (None: that no
         server answered). The window asks that server again now and then, and uses it once it has one."""
         self.waiting_on = attempt
-        self.intro.setText(_WHY_LOCAL + (_no_chat_model(attempt) if attempt else _NO_SERVER))
+        self._say_intro()
+
+    def set_key_wanted(self, attempt: Attempt | None) -> None:
+        """The intro says ``attempt``'s server runs but asks for an API key, with a button to enter it (None:
+        none does). A server without a chat model is said first: it needs no key to be used."""
+        self.key_wanted = attempt
+        self.key_button.setVisible(attempt is not None)
+        self._fit_buttons(self.width())
+        self._say_intro()
+
+    def _say_intro(self) -> None:
+        if self.waiting_on:
+            said = _no_chat_model(self.waiting_on)
+        else:
+            said = _asks_for_key(self.key_wanted) if self.key_wanted else _NO_SERVER
+        self.intro.setText(_WHY_LOCAL + said)
 
     def say_asking(self, base_url: str) -> None:
         """An address was saved in Settings: it is being asked."""
@@ -343,6 +378,10 @@ class WelcomePanel(QFrame):
         if self._probe is not None and not self.busy:
             self.set_busy(_LOOKING)  # at once, not when the task first runs: no double clicks
             self._task = asyncio.ensure_future(self.retry())
+
+    def _on_key(self) -> None:
+        if self.key_wanted is not None:
+            self.apiKeyRequested.emit(self.key_wanted.base_url)
 
     def _on_builtin(self) -> None:
         self.useBuiltinRequested.emit()

@@ -203,10 +203,17 @@ class AskingMixin:
 
         return asking
 
+    def _open_settings_at(self, tab: str, field: str | None) -> None:
+        """An error's Open Settings: its tab, with the keyboard in the field to fix (the API key for a refused
+        one), not in the Server URL whatever the error was."""
+        dialog = self.open_settings()
+        dialog.show_tab(tab)
+        dialog.show_field(field)
+
     def wire_answer(self, answer: AnswerWidget) -> None:
         """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
-        answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
+        answer.settingsRequested.connect(lambda tab, a=answer: self._open_settings_at(tab, a.settings_field))
         answer.modelMenuRequested.connect(lambda button: self.status.show_model_menu(button))
         answer.serverHelpRequested.connect(lambda: self.welcome.show_help())
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
