@@ -36,7 +36,7 @@ from .errors import (
     StreamInterrupted,
 )
 from .context import has_model, is_refusal
-from .llm_stream import Delta, NativeCalls, context_refusal, message_deltas, paired
+from .llm_stream import Choices, Delta, NativeCalls, context_refusal, message_deltas, paired
 from .llm_whole import BLANK, ReplyEnd, whole_deltas
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
@@ -303,7 +303,7 @@ class LLMClient:
         """The deltas of an event stream (a reply that starts as JSON, however labelled, is read whole, as an
         application/json one is); ``begun``: see stream_chat."""
         decoder = SSEDecoder()
-        calls = NativeCalls()
+        calls, picked = NativeCalls(), Choices()
         finished = False
         got_any = False  # words (or a native call) have come
         started = False  # anything but blanks has come
@@ -336,7 +336,8 @@ class LLMClient:
                             yield delta
                         return
                 for msg in decoder.feed(text):
-                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
+                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any,
+                                                picked=picked):
                         if delta is None:
                             finished = True
                             break
@@ -355,7 +356,8 @@ class LLMClient:
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
-                for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
+                for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any,
+                                            picked=picked):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:
