@@ -21,6 +21,7 @@ class Delta:
     content: str = ""
     reasoning: str = ""
     finish_reason: str | None = None
+    stop_reason: str = ""  # the stop sequence the server stopped the reply at (vLLM says it beside "stop")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -47,7 +48,7 @@ async def paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
     async for delta in deltas:
         content, reasoning = whole("content", delta.content), whole("reasoning", delta.reasoning)
         if content or reasoning or delta.finish_reason:
-            yield Delta(content, reasoning, delta.finish_reason)
+            yield Delta(content, reasoning, delta.finish_reason, delta.stop_reason)
     if held["content"] or held["reasoning"]:  # a first half that never got its second
         yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
 
@@ -113,7 +114,9 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         if finish:
             content += calls.as_blocks()
         if content or reasoning or finish:
-            out.append(Delta(content, reasoning, str(finish) if finish else None))
+            # vLLM's stop_reason: the stop string hit, or the token id (a number) of a stop token
+            stopped_at = choice.get("stop_reason") if isinstance(choice.get("stop_reason"), str) else ""
+            out.append(Delta(content, reasoning, str(finish) if finish else None, stopped_at))
     return out
 
 
