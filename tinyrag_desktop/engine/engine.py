@@ -514,7 +514,7 @@ def _paragraph_break(transcript: list[str], number: int) -> str:
 async def _send_results(fitting: Fitting, rnd: Round, question: str, cfg: EngineConfig) -> None:
     """Add ``rnd``'s reply, then its results message (with the round's advice), to the conversation; the
     results cut to the room the window leaves, and written again shorter when a later round needs it."""
-    reply = "".join(rnd.text)
+    reply = advice.without_long_blocks("".join(rnd.text))
     limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
     fitting.tail.append({"role": "assistant", "content": reply})
     results, notes = list(rnd.results), list(rnd.advice)
