@@ -123,7 +123,7 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
 class Choices:
     """Which choices of a reply are its answer. A server making several (n > 1, its default or a proxy's) sends
     the others with their index, in the same chunks or their own: they were woven into the answer ("A0 B1 B2
-    A3"). Yet some servers give each chunk an index of its own (Foundry Local: 0, 1, 2…; TGI before 2.0.2),
+    A3"). Yet some servers give each chunk an index of its own (Foundry Local: 0, 1, 2…; TGI before its change #1648),
     and Gemini's whole reply has index 1 alone: reading index 0 only cut "Whispers." to "Wh". So every choice
     is read until the reply shows it has several: two indexes in one chunk, or an index lower than the last;
     from then on only the lowest index seen."""
