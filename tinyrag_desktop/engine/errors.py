@@ -8,7 +8,7 @@
         ├── RateLimited          429
         ├── ServerFailed         5xx, or another HTTP error, with the server's own message
         │   ├── AddressNotFound  404: nothing at the Server URL
-        │   ├── ModelsUnlisted   404 at /models, but the server takes questions (with no model named)
+        │   ├── ModelsUnlisted   404 at /models, but the server takes questions (or asks for a model named)
         │   ├── ContextTooLong   the request is longer than the model's context window
         │   └── ModelLoading     503 while the server loads its model (llama.cpp's): asked again soon
         ├── FirstTokenTimeout    the model did not start answering in time
