@@ -63,6 +63,15 @@ async def test_the_server_is_asked_a_question_once_a_session(unlisted, http) -> 
     assert len(unlisted.requests) == 1
 
 
+async def test_a_server_that_did_not_answer_as_a_model_server_is_asked_again(unlisted, http) -> None:
+    # it may be fixed meanwhile (the right server started at that address): "wrong address" must not stay
+    unlisted.queue(Raw(["<html>Welcome</html>"], content_type="text/html"), Stream(["H"]))
+    with pytest.raises(AddressNotFound):
+        await LLMClient(http, unlisted.base_url).list_models()
+    with pytest.raises(ModelsUnlisted):
+        await LLMClient(http, unlisted.base_url).list_models()
+
+
 async def test_no_question_is_asked_before_each_question(unlisted, make_engine) -> None:
     # with no Chat model set, each question was two: the one-token check, then the question
     unlisted.queue(*[Stream(["Hello."]) for _ in range(3)])

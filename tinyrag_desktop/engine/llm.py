@@ -69,8 +69,8 @@ DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
 # /models is a 404 is given to answer a one-token question (a 404 comes at once): together they passed 8 s
 CHECK_SECONDS = 8.0
 _TAKES_QUESTIONS_WAIT = 5.0
-# What a server whose /models is a 404 did with a one-token question, by Server URL (see _takes_questions): asked
-# once a session, not at each check
+# What a server whose /models is a 404 did with a one-token question, by Server URL, when it answered as a model
+# server (see _takes_questions): asked once a session, not at each check
 _ASKED: dict[str, str] = {}
 
 
@@ -192,7 +192,7 @@ class LLMClient:
         ("needs a model named" when its words ask for one); "" for anything else (a 404, a web server's page,
         no answer within ``wait`` seconds). A web server answering its page to any POST, or an old Ollama's
         "model is required", were "reachable" and every question failed. Raises AuthenticationFailed for a
-        key refused. Asked once a session for each Server URL."""
+        key refused. Asked once a session for each Server URL that answers so."""
         if self.base_url in _ASKED:
             return _ASKED[self.base_url]
         body = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1, "stream": False}
@@ -214,7 +214,8 @@ class LLMClient:
         elif isinstance(reply, dict) and resp.status_code in (400, 422, 503) and says_error(reply):
             takes = "needs a model named" if resp.status_code in (400, 422) and "model" in server_message(
                 resp.text).lower() else "answers"
-        _ASKED[self.base_url] = takes
+        if takes:  # a model server is there; anything else is asked again at the next check, once it may be fixed
+            _ASKED[self.base_url] = takes
         return takes
 
     async def resolve_model(self, model: str) -> str:
