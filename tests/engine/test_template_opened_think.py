@@ -229,7 +229,8 @@ def test_a_sentence_ended_in_another_script_after_a_call_is_an_answer(end) -> No
 
 
 def _chunk(text: str) -> str:
-    return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}) + "\n\n"
+    chunk = {"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+    return f"data: {json.dumps(chunk)}\n\n"
 
 
 async def test_reasoning_the_engine_saw_stopped_past_its_call_stays_reasoning(llm, make_engine) -> None:
