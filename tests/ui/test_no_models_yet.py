@@ -169,3 +169,13 @@ def test_a_server_that_lists_no_models_and_wants_one_named_asks_for_the_chat_mod
         assert dialog.test_result.property("failed") is not True
         assert dialog.test_result.text().endswith("Questions name the Chat model, “llama3.2”.")
         dialog.reject()
+
+
+def test_a_server_that_lists_no_models_with_a_chat_model_set_says_questions_name_it(make_window):
+    # "questions go to the model it serves" was said with a Chat model set, which every question names
+    with ScriptedLLMServer() as server:
+        server.pages["/v1/models"] = Status(404, {"error": {"message": "404 page not found"}})
+        server.queue(Stream(["H"]))
+        win = make_window(server.base_url, chat_model="qwen2.5:7b")
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable"
+        assert win.status.reason.endswith("Questions name the Chat model, “qwen2.5:7b”.")
