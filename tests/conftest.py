@@ -39,13 +39,18 @@ def _collect_between_tests():
 @pytest.fixture(autouse=True)
 def _forget_thinking_models():
     """The engine remembers, per process, the models whose replies start inside their reasoning (and which
-    data folders it has read that from): one test's model must not make another's replies start there."""
+    data folders it has read that from): one test's model must not make another's replies start there. So
+    does the LLM client, what a server with no list of models did with a question: a later test's server
+    may get the same port."""
 
     def forget() -> None:
         engine = sys.modules.get("tinyrag_desktop.engine.engine")
         if engine is not None:
             engine._OPENS_THINKING.clear()
             engine._READ_FROM.clear()
+        llm = sys.modules.get("tinyrag_desktop.engine.llm")
+        if llm is not None:
+            llm._ASKED.clear()
 
     forget()
     yield

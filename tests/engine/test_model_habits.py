@@ -170,6 +170,29 @@ async def test_a_block_past_the_parsers_limit_is_marked_whole_and_the_model_told
     assert found == [(huge, "no </tool> within 200000 characters")]
     assert shown == "Try " + invalid_mark(0) + after
 
+
+@pytest.mark.parametrize("context_tokens", [0, 131072])
+async def test_a_block_past_the_parsers_limit_is_not_sent_back_whole(llm, make_engine, context_tokens) -> None:
+    # Sent back whole with the note to write it again, the round after it needed some 187,000 tokens: with a
+    # context of 131,072 it failed, "this question is longer than that … shorten the question"
+    huge = '<tool name="calculate"><query>' + "1+" * 110_000 + "1</query></tool>"
+    llm.queue(Stream(["Try ", *(huge[at:at + 4096] for at in range(0, len(huge), 4096))]), Stream(["It is 4."]))
+    events = await collect(make_engine(context_tokens=context_tokens), "What is 2+2?")
+    assert not of(events, EngineError) and visible(events).endswith("It is 4.")
+    sent_back = llm.requests[1]["messages"][-2]["content"]
+    assert sent_back.startswith('Try <tool name="calculate"><query>1+1+') and sent_back.endswith("+1</query></tool>")
+    assert f" … ({len(huge):,} characters of this tool call left out) … " in sent_back and len(sent_back) < 3_000
+
+
+def test_only_blocks_past_the_limit_are_cut_in_what_is_sent_back() -> None:
+    short, long = '<tool name="echo"><query>hi</query></tool>', '<tool name="echo"><query>' + "x" * 50
+    reply = f"A {short} B {long}</query></tool>{short} C {long}"
+    assert advice.without_long_blocks(reply, most=len(short)) == (
+        f"A {short} B <tool name" " … (90 characters of this tool call left out) … " "ry></tool>"
+        f"{short} C <tool name" " … (75 characters of this tool call left out) … " "xxxxxxxxxx")
+    assert advice.without_long_blocks(reply, most=len(reply)) == reply
+
+
 # -- D: results the model makes up ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("made_up", [

@@ -15,8 +15,8 @@ from tests.sse_server import Raw, ScriptedLLMServer, Status, Stream
 from tinyrag_desktop.engine.events import Done, EngineError, ToolFinished
 
 
-def chunk(delta: object = None, finish: str | None = None, **extra: object) -> str:
-    obj = {"choices": [{"index": 0, "delta": delta if delta is not None else {}, "finish_reason": finish}], **extra}
+def chunk(delta: object = None, finish: str | None = None, index: int = 0, **extra: object) -> str:
+    obj = {"choices": [{"index": index, "delta": delta if delta is not None else {}, "finish_reason": finish}], **extra}
     return f"data: {json.dumps(obj)}\n\n"
 
 
@@ -107,13 +107,39 @@ async def test_content_sent_as_one_part_is_its_text_and_a_value_with_none_is_no_
     assert visible(await run(make_engine())) == "a hello world42"
 
 
-async def test_only_the_first_choice_is_the_answer(llm, make_engine) -> None:
+async def test_only_the_first_choice_is_the_answer_of_a_reply_with_several(llm, make_engine) -> None:
     # A server making two choices sent both, in the same chunks or their own: they were woven into one answer
     # ("A0 B1 B2 A3"), and the second's finish_reason could end it
     two = 'data: {"choices": [{"index": 0, "delta": {"content": "A0 "}}, {"index": 1, "delta": {"content": "B1 "}}]}\n\n'
     llm.queue(Raw([two, 'data: {"choices": [{"index": 1, "delta": {"content": "B2"}, "finish_reason": "stop"}]}\n\n',
-                   chunk({"content": "A3"}), chunk({}, finish="stop"), "data: [DONE]\n\n"]))
-    assert visible(await run(make_engine())) == "A0 A3"
+                   chunk({"content": "A3 "}), chunk({"content": "B3"}, index=1), chunk({"content": "A4"}),
+                   chunk({}, finish="stop"), "data: [DONE]\n\n"]))
+    assert visible(await run(make_engine())) == "A0 A3 A4"
+
+
+async def test_choices_in_their_own_chunks_are_one_answer_until_an_index_goes_back(llm, make_engine) -> None:
+    # Two choices, each chunk its own: they are told apart once an index goes back (B1, before it, is shown)
+    llm.queue(Raw([chunk({"content": "A0 "}), chunk({"content": "B1 "}, index=1), chunk({"content": "A2 "}),
+                   chunk({"content": "B3"}, index=1), chunk({"content": "A4"}), chunk({}, finish="stop"),
+                   "data: [DONE]\n\n"]))
+    assert visible(await run(make_engine())).endswith("A2 A4")
+
+
+async def test_a_server_giving_every_chunk_an_index_of_its_own_gives_the_whole_answer(llm, make_engine) -> None:
+    # Foundry Local (0.7), TGI before 2.0.2: each chunk a new index; index 0 alone was "Wh", and no error
+    llm.queue(Raw([chunk({"content": "Wh"}), chunk({"content": "isper"}, index=1), chunk({"content": "s."}, index=2),
+                   chunk({}, finish="stop", index=3), "data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    assert visible(events) == "Whispers." and not of(events, EngineError)
+
+
+async def test_a_whole_reply_whose_one_choice_has_index_1_is_the_answer(llm, make_engine) -> None:
+    # Gemini's OpenAI-compatible reply, not streamed: its one choice has index 1 (it was "an empty answer")
+    reply = {"choices": [{"index": 1, "message": {"role": "assistant", "content": "Herons fish."},
+                          "finish_reason": "stop"}]}
+    llm.queue(Status(200, reply))
+    events = await run(make_engine())
+    assert visible(events) == "Herons fish." and not of(events, EngineError)
 
 async def test_an_error_event_says_the_servers_words(llm, make_engine) -> None:
     llm.queue(Raw([chunk({"content": "Par"}), 'event: error\ndata: {"message": "The model crashed (exit code 139)"}\n\n']))

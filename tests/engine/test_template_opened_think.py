@@ -15,9 +15,10 @@ import pytest
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import block, of, visible
-from tests.sse_server import Stream
+from tests.sse_server import Raw, Status, Stream
 from tinyrag_desktop.engine import engine as engine_module
 from tinyrag_desktop.engine.events import Done, EngineError, Reasoning, Retract, Text, ToolStarted
+from tinyrag_desktop.engine.reply import thought_past_a_call
 
 
 def pieces(text: str, seed: int = 0) -> list[str]:
@@ -182,11 +183,54 @@ async def test_an_answer_that_goes_on_past_its_call_and_ends_its_turn_runs_the_c
     llm.queue(Stream(pieces("Hm, 2+2 is 4.</think>The answer is 4.")), Stream(pieces(said)), Stream(["It is 25."]))
     await collect(make_engine())
     events = await collect(make_engine())
-    [retract] = of(events, Retract)
+    retract, *_ = of(events, Retract)  # and the next round's, presumed to be reasoning too until it ends
     assert (retract.text, retract.channel) == (said, "reasoning")
     assert [s.query for s in of(events, ToolStarted)] == ["25"]
     assert visible(events) == "Let me compute.  Then I will explain.\n\nIt is 25."
+    assert not engine_module._OPENS_THINKING  # the second round's reply, with no call, shows it
+
+
+async def test_a_sentence_after_a_call_alone_does_not_unlearn_the_model(llm, make_engine) -> None:
+    # Reasoning the server stopped at the results it began to imagine may end on a whole sentence too ("Now let
+    # me look at the result.\n"): the model was noted in thinking-models.json as not thinking for good
+    said = "I might call " + block("echo", "x") + "\n\nNow let me look at the result.\n"
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")), Stream(pieces(said)), Status(500, {"error": "stopped"}))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert [s.query for s in of(events, ToolStarted)] == ["x"]  # taken as the answer all the same
+    assert engine_module._OPENS_THINKING
+
+
+async def test_an_answer_that_never_closes_its_presumed_reasoning_with_no_call_unlearns_the_model(
+        llm, make_engine) -> None:
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")), Stream(pieces("It is 4.")))
+    await collect(make_engine())
+    assert visible(await collect(make_engine())) == "It is 4."
     assert not engine_module._OPENS_THINKING
+
+
+async def test_reasoning_the_server_says_it_stopped_past_its_call_stays_reasoning(llm, make_engine) -> None:
+    # vLLM, which honoured the stop sequence, says so in its last chunk ("stop_reason"): the whole sentence
+    # before it was taken as the answer, the call run, and the model noted as not thinking
+    thought = "I might call " + block("echo", "x") + "\n\nNow let me look at the result.\n"
+    last = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop", "stop_reason": "<tool_res"}]}
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")),
+              Raw([_chunk(thought), f"data: {json.dumps(last)}\n\n", "data: [DONE]\n\n"]))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, Retract) == [] and reasoning(events) == thought
+    assert engine_module._OPENS_THINKING
+
+
+@pytest.mark.parametrize("end", ["．", "｡", "؟", "।", "。"])
+def test_a_sentence_ended_in_another_script_after_a_call_is_an_answer(end) -> None:
+    assert not thought_past_a_call("计算 " + block("echo", "25") + " 然后我会解释" + end, False)
+    assert thought_past_a_call("计算 " + block("echo", "25") + " 然后我会解释", False)
+
+
+def _chunk(text: str) -> str:
+    chunk = {"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+    return f"data: {json.dumps(chunk)}\n\n"
 
 
 async def test_reasoning_the_engine_saw_stopped_past_its_call_stays_reasoning(llm, make_engine) -> None:

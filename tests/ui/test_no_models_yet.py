@@ -144,8 +144,38 @@ def test_a_server_that_lists_no_models_but_answers_is_reachable_and_answers(make
         assert "answers questions but does not list its models" in win.status.reason
         dialog = win.open_settings()
         qloop.run(dialog.test_connection())
-        assert dialog.test_result.text().startswith("Connected. The server answers questions but does not list")
+        assert dialog.test_result.text().startswith(f"Connected. The server at {server.base_url} answers questions "
+                                                    "but does not list its models")
+        assert "With no Chat model set, questions go to the model it serves." in dialog.test_result.text()
         assert dialog.test_result.property("failed") is not True
         dialog.reject()
         assert qloop.run(ask_and_wait(win, "Hello?")) == "done"
         assert win.view.answers()[-1].copy_markdown().strip() == "Hello."
+
+
+def test_a_server_that_lists_no_models_and_wants_one_named_asks_for_the_chat_model(make_window, qloop):
+    # An old Ollama ("model is required" with none named) was a green "reachable", and every question failed
+    with ScriptedLLMServer() as server:
+        server.pages["/v1/models"] = Status(404, {"error": {"message": "404 page not found"}})
+        server.queue(Status(400, {"error": {"message": "model is required"}}))
+        win = make_window(server.base_url, chat_model="")
+        assert win.status.state == "warn" and win.status.reach.text() == "set the Chat model"
+        assert "It takes no question without a model named: set the Chat model in Settings" in win.status.reason
+        dialog = win.open_settings()
+        qloop.run(dialog.test_connection())
+        assert dialog.test_result.property("failed") is True
+        dialog.field("chat_model").setCurrentText("llama3.2")  # named: the same server is fine
+        qloop.run(dialog.test_connection())
+        assert dialog.test_result.property("failed") is not True
+        assert dialog.test_result.text().endswith("Questions name the Chat model, “llama3.2”.")
+        dialog.reject()
+
+
+def test_a_server_that_lists_no_models_with_a_chat_model_set_says_questions_name_it(make_window):
+    # "questions go to the model it serves" was said with a Chat model set, which every question names
+    with ScriptedLLMServer() as server:
+        server.pages["/v1/models"] = Status(404, {"error": {"message": "404 page not found"}})
+        server.queue(Stream(["H"]))
+        win = make_window(server.base_url, chat_model="qwen2.5:7b")
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable"
+        assert win.status.reason.endswith("Questions name the Chat model, “qwen2.5:7b”.")

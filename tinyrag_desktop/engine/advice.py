@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
 from ..protocol import ToolCall, inside_at, parse_all, rest_ends
+from ..protocol.parser import DEFAULT_MAX_BLOCK_CHARS
 
 if TYPE_CHECKING:
     from ..tools.registry import ToolSpec
@@ -153,6 +154,27 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
     return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
             "again as plain text, on its own (not in code, a quote, a list or emphasis), exactly like "
             "<tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise answer the question now."), aside
+
+
+_ENDS_KEPT = 1_000  # characters kept at each end of a tool block too long to run, in the reply sent back
+
+
+def without_long_blocks(reply: str, most: int = DEFAULT_MAX_BLOCK_CHARS) -> str:
+    """``reply`` as it is sent back to the model: a tool block longer than ``most`` characters (which never
+    runs) cut to its start and end, with its length. Sent whole for the model to write again, it made the
+    round longer than the context ("this question is longer than that … shorten the question")."""
+    pieces, kept, close, ends = [], 0, -1, min(_ENDS_KEPT, most // 4)
+    start = reply.find("<tool")
+    while start >= 0:
+        if close < start:  # the end of the block starting here (a block nested in one shares its end)
+            close = reply.find("</tool>", start)
+            close = len(reply) if close < 0 else close + len("</tool>")
+        if close - start > most:
+            left_out = f" … ({close - start:,} characters of this tool call left out) … "
+            pieces += [reply[kept:start + ends], left_out, reply[close - ends:close]]
+            kept = close
+        start = reply.find("<tool", max(start + 1, kept))
+    return "".join(pieces) + reply[kept:] if pieces else reply
 
 
 def call_in_reasoning(reasoning: str) -> bool:

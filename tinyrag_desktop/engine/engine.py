@@ -33,7 +33,7 @@ from .habits import _OPENS_THINKING, _READ_FROM, THINKING_MODELS  # noqa: F401 (
 from .habits import learn as _learn, read_habits as _read_habits
 from .llm import LLMClient
 from .reply import (STOP_SEQUENCES, StopAt, answered_in_reasoning, raise_if_not_whole, stop_all, stream_into,
-                    taken_back)
+                    surely_no_reasoning, taken_back)
 from .router import Decision, route
 
 if TYPE_CHECKING:
@@ -372,6 +372,7 @@ class Engine(ToolCalls):
         presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
         own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
         finish_reason: str | None = None
+        stopped_at = ""  # the stop sequence the server says it stopped the reply at
         stop = StopAt(STOP_SEQUENCES)
         thought = False  # the model reasoned in this reply
         pump_task = asyncio.create_task(stream_into(queue, client, model, convo, req, max_tokens))
@@ -391,6 +392,7 @@ class Engine(ToolCalls):
                     continue
                 if kind == "delta":
                     finish_reason = item.finish_reason or finish_reason
+                    stopped_at = item.stop_reason or stopped_at
                     if item.reasoning:
                         if think.presumed and not presumed:  # the server parts the reasoning out itself
                             await self._learn(habit, opens_thinking=False)
@@ -427,9 +429,11 @@ class Engine(ToolCalls):
                         for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
                             yield out
                 if not streaming:  # the reply is over: its last text, and a block left open, are settled
-                    if answered_in_reasoning(think, presumed, failure, finish_reason, stop.hit):
-                        await self._learn(habit, opens_thinking=False)
+                    said_stop = stop.hit or stopped_at in STOP_SEQUENCES  # vLLM says which stop it hit
+                    if answered_in_reasoning(think, presumed, failure, finish_reason, said_stop):
                         answer = "".join(presumed)
+                        if surely_no_reasoning(answer):
+                            await self._learn(habit, opens_thinking=False)
                         if answer:
                             yield Retract(answer, "reasoning", rnd.number)
                             for out in self._parsed(parser.feed(answer), parser, rnd, req, ctx, queue):
@@ -510,7 +514,7 @@ def _paragraph_break(transcript: list[str], number: int) -> str:
 async def _send_results(fitting: Fitting, rnd: Round, question: str, cfg: EngineConfig) -> None:
     """Add ``rnd``'s reply, then its results message (with the round's advice), to the conversation; the
     results cut to the room the window leaves, and written again shorter when a later round needs it."""
-    reply = "".join(rnd.text)
+    reply = advice.without_long_blocks("".join(rnd.text))
     limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
     fitting.tail.append({"role": "assistant", "content": reply})
     results, notes = list(rnd.results), list(rnd.advice)

@@ -8,7 +8,7 @@
         ├── RateLimited          429
         ├── ServerFailed         5xx, or another HTTP error, with the server's own message
         │   ├── AddressNotFound  404: nothing at the Server URL
-        │   ├── ModelsUnlisted   404 at /models, but the server takes questions (with no model named)
+        │   ├── ModelsUnlisted   404 at /models, but the server takes questions (or asks for a model named)
         │   ├── ContextTooLong   the request is longer than the model's context window
         │   └── ModelLoading     503 while the server loads its model (llama.cpp's): asked again soon
         ├── FirstTokenTimeout    the model did not start answering in time
@@ -80,7 +80,21 @@ class AddressNotFound(ServerFailed):
 
 class ModelsUnlisted(ServerFailed):
     """The server has no list of models (404 at /models) but takes questions: a server of one model (a
-    llama.cpp or koboldcpp build, a proxy). Asked with no model named, it answers with the one it serves."""
+    llama.cpp or koboldcpp build, a proxy), asked with no model named, answers with the one it serves;
+    ``needs_model``: this one refused a question with none named (an old Ollama: "model is required")."""
+
+    def __init__(self, message: str, needs_model: bool = False) -> None:
+        super().__init__(message)
+        self.needs_model = needs_model
+
+    def words(self, chat_model: str) -> str:
+        """What it means for questions, with the Chat model ``chat_model`` set ("" for none)."""
+        if chat_model:
+            return f"{self} Questions name the Chat model, “{chat_model}”."
+        if self.needs_model:
+            return (f"{self} It takes no question without a model named: set the Chat model in Settings (the "
+                    "name of a model the server has) or pass --model.")
+        return f"{self} With no Chat model set, questions go to the model it serves."
 
 
 class ContextTooLong(ServerFailed):

@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ..http_clients import proxy_note
-from ..server_said import model_names, server_message
+from ..server_said import model_names, says_error, server_message
 from .errors import (
     AddressNotFound,
     AuthenticationFailed,
@@ -36,7 +36,7 @@ from .errors import (
     StreamInterrupted,
 )
 from .context import has_model, is_refusal
-from .llm_stream import Delta, NativeCalls, context_refusal, message_deltas, paired
+from .llm_stream import Choices, Delta, NativeCalls, context_refusal, message_deltas, paired
 from .llm_whole import BLANK, ReplyEnd, whole_deltas
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
@@ -65,9 +65,13 @@ def is_chat_model(name: str) -> bool:
 # What a reply that ended before its first words says to do: the server gave no reason in it
 _NOTHING_CAME = "The model may have failed to load or stopped working: the server's log says why. Try again."
 DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
-# Seconds a server whose /models is a 404 is given to answer a one-token question before it is taken to be at work
-# on it: a 404 comes at once, and the status bar's check gives up after 8 s
+# The most seconds the status bar's check of a server waits for its answer, and what of them a server whose
+# /models is a 404 is given to answer a one-token question (a 404 comes at once): together they passed 8 s
+CHECK_SECONDS = 8.0
 _TAKES_QUESTIONS_WAIT = 5.0
+# What a server whose /models is a 404 did with a one-token question, by Server URL, when it answered as a model
+# server (see _takes_questions): asked once a session, not at each check
+_ASKED: dict[str, str] = {}
 
 
 async def _read_to_end(chunks: AsyncIterator[str]) -> None:
@@ -143,7 +147,21 @@ class LLMClient:
     # -- models -----------------------------------------------------------------------------------
 
     async def list_models(self) -> list[str]:
-        """The ids the server lists at ``/models``."""
+        """The ids the server lists at ``/models``; for a 404 there, ModelsUnlisted when the server takes
+        questions all the same (see _takes_questions)."""
+        started = asyncio.get_running_loop().time()
+        try:
+            return await self._listed()
+        except AddressNotFound as problem:
+            left = CHECK_SECONDS - 1.0 - (asyncio.get_running_loop().time() - started)
+            takes = await self._takes_questions(min(_TAKES_QUESTIONS_WAIT, max(left, 0.5)))
+            if not takes:
+                raise
+            raise ModelsUnlisted(f"The server at {self.base_url} answers questions but does not list its "
+                                 "models (/models: 404).", needs_model=takes == "needs a model named") from problem
+
+    async def _listed(self) -> list[str]:
+        """The ids the server lists at ``/models`` (AddressNotFound for a 404 there)."""
         self._check_address()
         url = f"{self.base_url}/models"
         try:
@@ -155,12 +173,8 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise self._broken(exc) from exc
         if resp.status_code != 200:
-            problem = self._status_error(resp.status_code, server_message(resp.text), what="list its models",
-                                         location=resp.headers.get("location", ""))
-            if isinstance(problem, AddressNotFound) and await self._takes_questions():
-                raise ModelsUnlisted(f"The server at {self.base_url} answers questions but does not list its "
-                                     "models (/models: 404): questions go to the model it serves.") from problem
-            raise problem
+            raise self._status_error(resp.status_code, server_message(resp.text), what="list its models",
+                                     location=resp.headers.get("location", ""))
         try:
             models = model_names(resp.json())
         except (ValueError, RecursionError):  # not JSON; RecursionError: nested past reading
@@ -172,18 +186,37 @@ class LLMClient:
             )
         return models
 
-    async def _takes_questions(self) -> bool:
+    async def _takes_questions(self, wait: float) -> str:
         """Whether the chat endpoint is there, for a server whose /models is not: a question of one token, with
-        no model named, answered or refused as a question (not a 404, nor a web server's 405 or 501)."""
+        no model named, answered in JSON ("answers"), or refused in a JSON error, as a model server does
+        ("needs a model named" when its words ask for one); "" for anything else (a 404, a web server's page,
+        no answer within ``wait`` seconds). A web server answering its page to any POST, or an old Ollama's
+        "model is required", were "reachable" and every question failed. Raises AuthenticationFailed for a
+        key refused. Asked once a session for each Server URL that answers so."""
+        if self.base_url in _ASKED:
+            return _ASKED[self.base_url]
         body = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1, "stream": False}
         try:
             resp = await self.http.post(f"{self.base_url}/chat/completions", json=body, headers=self._headers(),
-                                        timeout=self._timeout(_TAKES_QUESTIONS_WAIT))
-        except httpx.ReadTimeout:  # taken, and being answered: a model at work (or still loading)
-            return True
+                                        timeout=self._timeout(wait))
         except httpx.HTTPError:
-            return False
-        return resp.status_code in (200, 400, 422, 503)
+            return ""
+        if resp.status_code in (401, 403):
+            raise self._status_error(resp.status_code, server_message(resp.text), what="answer")
+        try:
+            reply = resp.json()
+        except (ValueError, RecursionError):
+            reply = None
+        takes = ""
+        if resp.status_code == 200 and (isinstance(reply, dict) and isinstance(reply.get("choices"), list) or (
+                "data:" in resp.text and '"choices"' in resp.text)):  # or streamed all the same
+            takes = "answers"
+        elif isinstance(reply, dict) and resp.status_code in (400, 422, 503) and says_error(reply):
+            takes = "needs a model named" if resp.status_code in (400, 422) and "model" in server_message(
+                resp.text).lower() else "answers"
+        if takes:  # a model server is there; anything else is asked again at the next check, once it may be fixed
+            _ASKED[self.base_url] = takes
+        return takes
 
     async def resolve_model(self, model: str) -> str:
         """``model``, or the server's first chat model when none is chosen (Ollama lists the model pulled
@@ -192,8 +225,8 @@ class LLMClient:
         if model:
             return model
         try:
-            models = await self.list_models()
-        except ModelsUnlisted:
+            models = await self._listed()
+        except AddressNotFound:  # no list (or a wrong address): the question itself says which, unasked before
             return ""
         if not models:
             raise ModelNotFound(NO_MODELS.format(where=self.base_url))
@@ -303,7 +336,7 @@ class LLMClient:
         """The deltas of an event stream (a reply that starts as JSON, however labelled, is read whole, as an
         application/json one is); ``begun``: see stream_chat."""
         decoder = SSEDecoder()
-        calls = NativeCalls()
+        calls, picked = NativeCalls(), Choices()
         finished = False
         got_any = False  # words (or a native call) have come
         started = False  # anything but blanks has come
@@ -336,7 +369,8 @@ class LLMClient:
                             yield delta
                         return
                 for msg in decoder.feed(text):
-                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
+                    for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any,
+                                                picked=picked):
                         if delta is None:
                             finished = True
                             break
@@ -355,7 +389,8 @@ class LLMClient:
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
-                for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any):
+                for delta in message_deltas(msg.data, msg.event, calls, begun=begun, answering=got_any,
+                                            picked=picked):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:
@@ -407,7 +442,7 @@ class LLMClient:
                                      f"--model). The server said: {message}")
         elif status == 404 or (status == 400 and about_the_model):
             try:
-                models = await self.list_models()
+                models = await self._listed()
             except LLMError:
                 models = []
             if models and not has_model(models, model):

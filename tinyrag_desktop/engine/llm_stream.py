@@ -21,6 +21,7 @@ class Delta:
     content: str = ""
     reasoning: str = ""
     finish_reason: str | None = None
+    stop_reason: str = ""  # the stop sequence the server stopped the reply at (vLLM says it beside "stop")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -47,15 +48,16 @@ async def paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
     async for delta in deltas:
         content, reasoning = whole("content", delta.content), whole("reasoning", delta.reasoning)
         if content or reasoning or delta.finish_reason:
-            yield Delta(content, reasoning, delta.finish_reason)
+            yield Delta(content, reasoning, delta.finish_reason, delta.stop_reason)
     if held["content"] or held["reasoning"]:  # a first half that never got its second
         yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
 
 
 def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None" = None, *,
-            begun: bool = False, answering: bool = False) -> list[Delta | None]:
+            begun: bool = False, answering: bool = False, picked: "Choices | None" = None) -> list[Delta | None]:
     """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
-    gathers native function calls, given back as tool blocks when their reply finishes. ``begun``: the
+    gathers native function calls, given back as tool blocks when their reply finishes; ``picked`` tells the
+    answer's choice from others, across the reply's messages. ``begun``: the
     answer's words came in an earlier round; ``answering``: this reply's own words have come. Either way an
     error says that they are kept; only this reply's own say a refusal came as the model wrote."""
     data = data.strip()
@@ -91,11 +93,7 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
     choices = obj.get("choices")
     out: list[Delta | None] = []
     calls = calls if calls is not None else NativeCalls()
-    for choice in choices if isinstance(choices, list) else []:
-        # The first choice only: a server that makes several (n > 1, its default or a proxy's) sends the others
-        # with their index, in the same chunks or their own; they were woven into the answer
-        if not isinstance(choice, dict) or choice.get("index", 0) not in (0, None):
-            continue
+    for choice in (picked or Choices()).answer(choices):
         # "delta": {} beside a whole "message" (a server's last chunk) is a delta with nothing in it: the
         # message, all the text streamed already, came again after it ("Hello world.Hello world.")
         delta = choice.get("delta")
@@ -116,8 +114,40 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         if finish:
             content += calls.as_blocks()
         if content or reasoning or finish:
-            out.append(Delta(content, reasoning, str(finish) if finish else None))
+            # vLLM's stop_reason: the stop string hit, or the token id (a number) of a stop token
+            stopped_at = choice.get("stop_reason") if isinstance(choice.get("stop_reason"), str) else ""
+            out.append(Delta(content, reasoning, str(finish) if finish else None, stopped_at))
     return out
+
+
+class Choices:
+    """Which choices of a reply are its answer. A server making several (n > 1, its default or a proxy's) sends
+    the others with their index, in the same chunks or their own: they were woven into the answer ("A0 B1 B2
+    A3"). Yet some servers give each chunk an index of its own (Foundry Local: 0, 1, 2…; TGI before its change #1648),
+    and Gemini's whole reply has index 1 alone: reading index 0 only cut "Whispers." to "Wh". So every choice
+    is read until the reply shows it has several: two indexes in one chunk, or an index lower than the last;
+    from then on only the lowest index seen."""
+
+    __slots__ = ("lowest", "last", "several")
+
+    def __init__(self) -> None:
+        self.lowest: int | None = None
+        self.last: int | None = None
+        self.several = False
+
+    def answer(self, choices: Any) -> list[dict[str, Any]]:
+        """The choices of one message (its ``choices`` field) that belong to the answer."""
+        found = [c for c in choices if isinstance(c, dict)] if isinstance(choices, list) else []
+        indexes = [c.get("index") if isinstance(c.get("index"), int) else 0 for c in found]
+        if not indexes:
+            return []
+        if len(set(indexes)) > 1 or (self.last is not None and min(indexes) < self.last):
+            self.several = True
+        self.last = max(indexes)
+        self.lowest = min(indexes) if self.lowest is None else min(self.lowest, *indexes)
+        if not self.several:
+            return found
+        return [c for c, index in zip(found, indexes) if index == self.lowest]
 
 
 def _text_of(value: Any) -> str:

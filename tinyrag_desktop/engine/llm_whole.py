@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from .llm_stream import Delta, NativeCalls, message_deltas
+from .llm_stream import Choices, Delta, NativeCalls, message_deltas
 from .sse import SSEDecoder
 
 BLANK = re.compile(r"[\s\ufeff]*")  # and a byte-order mark, which some servers start a reply with
@@ -25,12 +25,12 @@ def whole_deltas(text: str, begun: bool = False) -> list[Delta]:
     stream; or a JSON reply followed by stream lines ("data: [DONE]", which a proxy adds to whatever it sends).
     Text that is none of these is said to be no JSON (message_deltas raises). ``begun``: the answer's words came
     in an earlier round (an error then says that they are kept)."""
-    calls, deltas, at = NativeCalls(), [], BLANK.match(text).end()
+    calls, picked, deltas, at = NativeCalls(), Choices(), [], BLANK.match(text).end()
     answering = False  # this reply's own words came before (an error after them: see message_deltas)
 
     def read(data: str, event: str = "message") -> None:
         nonlocal answering
-        for delta in message_deltas(data, event, calls, begun=begun, answering=answering):
+        for delta in message_deltas(data, event, calls, begun=begun, answering=answering, picked=picked):
             deltas.append(delta)
             answering = answering or bool(delta and (delta.content or delta.reasoning))
 

@@ -90,27 +90,40 @@ def taken_back(taken: str, own: int, rnd: Round, req: Request) -> Iterator[Engin
 def answered_in_reasoning(think: ThinkSplitter, presumed: list[str], failure: LLMError | None,
                            finish_reason: str | None, stopped: bool) -> bool:
     """Whether a reply presumed to start inside its reasoning never left it, and ended well: it was the answer.
-    ``stopped``: the engine itself saw a stop sequence in it (the server went on past it)."""
+    ``stopped``: the reply was stopped at a stop sequence, as the engine saw or the server said."""
     return (think.presumed and think.in_reasoning and failure is None and finish_reason != "length"
             and not thought_past_a_call("".join(presumed), stopped))
 
 
-# How a sentence ends, before any closing quote, bracket or emphasis
-_SENTENCE_ENDS = tuple(".!?…。！？")
+# How a sentence ends, before any closing quote, bracket or emphasis (the full-width and Arabic, Devanagari ones too)
+_SENTENCE_ENDS = tuple(".!?…。！？．｡؟।")
 _CLOSERS = "\"')]}*_”’»"
+
+
+def _after_last_call(text: str) -> str | None:
+    """The words after ``text``'s last tool block, stripped; None when it holds none."""
+    events = parse_all(text)
+    calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
+    if not calls:
+        return None
+    return "".join(e.text for e in events[calls[-1] + 1:] if isinstance(e, TextChunk)).strip()
 
 
 def thought_past_a_call(text: str, stopped: bool) -> bool:
     """Whether ``text`` goes on after its last tool block as reasoning that imagined the call's results, which
     the server stopped at STOP_SEQUENCES (with no </think>): cut there, its words after the call end mid-sentence
-    ("… and would then see "), unless the engine saw the stop itself (``stopped``). A model that ended its
-    turn on a whole sentence after its call ("… Then I will explain.") gave its answer, which waits on the call."""
-    events = parse_all(text)
-    calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
-    if not calls:
-        return False
-    after = "".join(e.text for e in events[calls[-1] + 1:] if isinstance(e, TextChunk)).strip()
+    ("… and would then see "), unless the stop was seen or said (``stopped``). A model that ended its turn on a
+    whole sentence after its call ("… Then I will explain.") gave its answer, which waits on the call."""
+    after = _after_last_call(text)
     return bool(after) and (stopped or not after.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS))
+
+
+def surely_no_reasoning(text: str) -> bool:
+    """Whether ``text``, a reply presumed to be reasoning that was the answer, shows it for sure: no words after
+    a call, which a sentence's end alone told from reasoning stopped at the results it began to imagine ("…
+    </tool>\n\nNow let me look at the result.\n"). On that guess alone the model is not noted as one whose
+    replies start as answers."""
+    return not _after_last_call(text)
 
 
 async def stop_all(pump_task: asyncio.Task[None], running: set[asyncio.Task[None]]) -> None:

@@ -118,10 +118,10 @@ class ConnectionTestMixin:
             models = await self._list_models(url, key)
         except asyncio.CancelledError:
             raise  # the dialog closed: its widgets may be gone already
-        except ModelsUnlisted:  # a server of one model: asked with none named, it answers
+        except ModelsUnlisted as exc:  # a server of one model: asked with none named, it answers
             set_working(self.test_button, False)
-            self._say_test("Connected. The server answers questions but does not list its models: with no "
-                           "Chat model set, questions go to the model it serves.")
+            chat_model = self._fields["chat_model"].widget.currentText().strip()
+            self._say_test(f"Connected. {exc.words(chat_model)}", failed=exc.needs_model and not chat_model)
             return
         except Exception as exc:  # the client's errors carry a person-readable message
             set_working(self.test_button, False)

@@ -17,7 +17,7 @@ from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton, QWidget
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelLoading, ModelsUnlisted, RateLimited, ServerFailed
-from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
+from ..engine.llm import CHECK_SECONDS, NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
 from .enter_presses import enter_presses
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .bridge import EngineBridge
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
-CHECK_TIMEOUT = 8.0
+CHECK_TIMEOUT = CHECK_SECONDS  # the client's question to a server with no list of models ends before it
 
 
 # Longest model name the status bar shows whole; a longer one is cut in the middle (the menu and the
@@ -275,7 +275,10 @@ class ServerStatus:
             return
         except ModelsUnlisted as exc:  # a server of one model: asked with none named, it answers
             self.models, self.embedding_models = [], []
-            self._set("ok", "reachable", window_words(str(exc)))
+            if exc.needs_model and not settings["chat_model"]:  # an old Ollama: every question would fail
+                self._set("warn", "set the Chat model", window_words(exc.words("")))
+            else:
+                self._set("ok", "reachable", window_words(exc.words(settings["chat_model"])))
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models, self.embedding_models = [], []
