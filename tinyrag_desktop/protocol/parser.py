@@ -66,12 +66,13 @@ output (bad blocks become ``InvalidBlock``); cost is linear in the input.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .events import merge_text as _merge_text
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CDATA, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
-from .markdown_context import WINDOW, construct
+from .markdown_context import WINDOW, ListState, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
 from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
@@ -170,6 +171,12 @@ class XMLParseState(MarkdownLines, BlockPhases):
         # when read: a chunk of a few characters is not worth copying a window for).
         self._recent: list[str] = []
         self._recent_len = 0
+        # What CommonMark knows of the lines read (see _lists_at); the input not read for it yet (the latest
+        # chunks in _fresh), from _unlisted_at in its first piece; the characters it has read and taken.
+        self._lists = ListState()
+        self._unlisted: deque[str] = deque()
+        self._fresh: list[str] = []
+        self._listed = self._taken = self._unlisted_at = 0
         self._block_before = ""  # those before the block being collected
         # Block state.
         self._buf = ""
@@ -211,9 +218,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 if self._recent_len > _RECENT_MOST:
                     self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
                 self._line_in_block = self._line_in_block and "\n" not in chunk
+                self._take(chunk)
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._fed += len(chunk)
+        self._take(chunk)
         self._process(self._hold + chunk, out, self._shown)
         return out if len(out) < 2 else _merge_text(out)
 
@@ -395,7 +404,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 i = j
                 continue
             if c == "\n":
-                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._code_line(
+                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._no_fence(
                         s, fence.end(1), indent := _cols(fence.group(1))):
                     # A whole fenced block: when its closing line is here too, skip to its end.
                     run = fence.group(2) or fence.group(3)
