@@ -188,6 +188,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._content_parts: list[str] = []
         self._error = ""
         self._depth = 0
+        self._spaced_at = -1
         self._ending = False  # the stream has ended: a failed block waits on no more text
         self._newlines = 0  # line breaks in the block so far (see open_block)
 
@@ -233,7 +234,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._finished = True
         result: list[ParseEvent] = []
         self._ending = True
-        if self._mode is _BLOCK and self._phase in (P_FAILED, P_HELD):  # it ends where it failed, and the rest
+        spaced = self._phase == P_CONTENT and self._spaced_at >= 0
+        if self._mode is _BLOCK and (self._phase in (P_FAILED, P_HELD) or spaced):
+            # it ends where it failed (or at the "</tool >" in its element never closed), and the rest
             # is read again: a block held in it, never shown nested, is one of its own
             resume = self._feed_block("", 0, 0, self._pending if self._pending_span else result)
             if isinstance(resume, str):
