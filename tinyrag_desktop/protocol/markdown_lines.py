@@ -104,23 +104,19 @@ class MarkdownLines:
         line too far in ("text", then "·······~~~" is the paragraph's text)."""
         return self._code_line(s, j, indent) or indent > 3 and indent >= self._lists.margin(indent) + 4
 
-    def _take(self, chunk: str) -> None:
-        """A chunk of the stream comes: kept for the list state, which reads it only when a line four columns
-        in asks (an answer with none is never read for its lists)."""
-        self._taken += len(chunk)
-        fresh = self._fresh
-        fresh.append(chunk)
-        if len(fresh) > 256:  # (joined in batches: a piece per token would take more room than its text)
-            self._unlisted.append("".join(fresh))
-            fresh.clear()
+    def _join_fresh(self) -> None:
+        """The chunks taken (``_fresh``, as ``feed`` keeps them) are joined into one piece: the list state reads
+        the input only when a line four columns in asks (an answer with none is never read for its lists), and
+        a piece per token would take more room than its text."""
+        self._unlisted.append("".join(self._fresh))
+        self._fresh.clear()
 
     def _lists_at(self, s: str, j: int) -> ListState:
         """The list state before ``s[j]`` (its lines before s[j]'s read, and no more: the lines after it may still
         be read again, a block's text read as text). ``s`` ends where the stream taken so far does."""
         unlisted, need = self._unlisted, self._taken - len(s) + j - self._listed
         if self._fresh:
-            unlisted.append("".join(self._fresh))
-            self._fresh.clear()
+            self._join_fresh()
         self._listed += max(need, 0)
         while need > 0:  # (the first piece read from _unlisted_at on: a long one is not copied again each line)
             piece, at = unlisted[0], self._unlisted_at

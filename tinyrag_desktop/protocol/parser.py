@@ -200,6 +200,10 @@ class XMLParseState(MarkdownLines, BlockPhases):
             raise ParserFinished("feed() after finish()")
         if not chunk:
             return []
+        self._taken += len(chunk)  # kept for the list state (see MarkdownLines._lists_at)
+        self._fresh.append(chunk)
+        if len(self._fresh) > 256:
+            self._join_fresh()
         if not self._hold and not self._line_start and not self._run_char:
             # The common cases: plain prose, or a code block's body, in the middle of a line.
             mode = self._mode
@@ -219,11 +223,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 if self._recent_len > _RECENT_MOST:
                     self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
                 self._line_in_block = self._line_in_block and "\n" not in chunk
-                self._take(chunk)
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._fed += len(chunk)
-        self._take(chunk)
         self._process(self._hold + chunk, out, self._shown)
         return out if len(out) < 2 else _merge_text(out)
 

@@ -72,8 +72,10 @@ class ThinkSplitter:
         self._span = 0  # the length of the backtick run that opened the inline code span it is in (0: none)
         self._tool = False  # inside a tool block (a Go program may hold "</think>" in a string)
         self._code = 0  # in an indented code block: the columns its lines are in by at least (0: none)
-        self._lists = ListState()  # what CommonMark knows of the lines passed on (markdown_context)
-        self._listed = 0  # the characters of the text being read passed to it
+        self._lists = ListState()  # what CommonMark knows of the lines passed on (markdown_context), read only
+        self._unlisted: list[str] = []  # when a line four columns in asks: the text passed on before, not read yet
+        self._listed = 0  # the characters of the text being read passed on to it
+        self._batches = 0  # the first pieces of it, each joined from many
         self._hold = ""
 
     @property
@@ -94,7 +96,7 @@ class ThinkSplitter:
                 i = s.rfind("\n", 0, i) + 1
                 if OPEN_TAG.startswith(rest):  # blank so far, or a <think> begun
                     self._hold = s[i:]
-                    self._lists.read(s[:i])
+                    self._unlisted.append(s[:i])
                     return [(TEXT, s[:i])] if i else []
                 self._opening = False
                 return self._text(s, 0)
@@ -195,8 +197,11 @@ class ThinkSplitter:
             # (a code span ends with its line: a backtick left open does not hide the lines after it)
             pos, self._line, self._span = newline + 1, _HEAD, 0
         self._hold = s[pos:]
-        self._lists.read(s[self._listed : pos])
+        self._unlisted.append(s[self._listed : pos])
         self._listed = 0
+        if len(self._unlisted) > self._batches + 256:  # (joined in batches: a piece a token would take more room)
+            self._unlisted[self._batches :] = ["".join(self._unlisted[self._batches :])]
+            self._batches += 1
         return [(TEXT, s[i:pos])] if pos > i else []
 
     def _indented(self, s: str, pos: int, first: int, newline: int) -> bool:
@@ -208,8 +213,9 @@ class ThinkSplitter:
         self._code = 0
         if indent < 4 or blank:
             return False
-        self._lists.read(s[self._listed : pos])
-        self._listed = pos
+        self._unlisted.append(s[self._listed : pos])
+        self._lists.read("".join(self._unlisted))
+        self._unlisted, self._listed, self._batches = [], pos, 0
         need = self._lists.code_indent(indent)
         if need is None or indent < need:
             return False
