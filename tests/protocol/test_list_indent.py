@@ -4,16 +4,18 @@ one in a true indented code block stays text; the think splitter reads a bare </
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tinyrag_desktop.protocol import ThinkSplitter
+from tinyrag_desktop.protocol import ThinkSplitter, XMLParseState
 from tinyrag_desktop.protocol.markdown_context import WINDOW
 from tinyrag_desktop.protocol.think import CLOSED
 
 from .test_parser import calls, invalid, parse_every_way
 
 CALC = '<tool name="calculate"><query>1+1</query></tool>'
-LONG = "word " * (WINDOW // 4)  # an item's text longer than the parser reads back: its marker is out of sight
+LONG = "word " * (WINDOW // 4)  # an item's text longer than the parser once read back: its marker out of sight
 
 RUNS = [
     # a nested item four spaces in, its item's text too long to see its marker (it was read as indented code)
@@ -22,6 +24,10 @@ RUNS = [
     f"- a\n\n  {LONG}\n\n    - b\n\n      {{x}}",  # the item's second paragraph is the long one
     "- - a\n\n      {x}",  # two items opened on one line: in the inner one's text
     "1. - a\n\n       {x}",
+    # in a numbered item, after a long list nested in it: its marker more than 32 lines up (was read as code)
+    "1. Sources:\n" + "    - s\n" * 31 + "\n    {x}",
+    "".join(f"{n}. Step {n}\n    - a\n    - b\n    - c\n" for n in range(1, 10)) + "10. Look it up:\n\n    {x}",
+    "text\n       ~~~\n   {x}",  # a run of tildes far in continues the paragraph: it opens no fence
 ]
 CODE = [
     "  1. a\n\n    {x}",  # less far in than the item's text, after a blank line: the list ended, this is code
@@ -30,8 +36,12 @@ CODE = [
     "- a\n\n  ```\n  x\n  ```\n      {x}",  # a fence's closing line is no paragraph either: code in the item
     "- b\n      * a\n\n        {x}",  # "* a" six columns in is the item's text, not an item: this is code in it
     f"{LONG}\n\n    {{x}}",  # a paragraph, however long, then indented code
-    "Para.\n\n    - b\n\n      {x}",  # (one that looks like a list; past a paragraph longer than the parser
-    "- a\n\nPara.\n\n    - b\n\n      {x}",  # reads back, it is taken for a nested item)
+    "Para.\n\n    - b\n\n      {x}",  # (one that looks like a list)
+    "- a\n\nPara.\n\n    - b\n\n      {x}",
+    # the same past a paragraph longer than the parser read back (it was taken for a nested item, and ran)
+    "word " * 210 + "\n\n    1. x\n    {x}",
+    "line  \n" * 33 + "\n    - x\n    {x}",
+    " -\n    -\n\n\n       > q\n===\n\n      {x}",  # an item begins with one blank line at most: "-", two ended it
 ]
 
 
@@ -55,3 +65,34 @@ def test_the_think_splitter_reads_a_bare_close_where_a_block_would_run(text: str
         splitter = ThinkSplitter()
         pieces = [p for i in range(0, len(reply), size) for p in splitter.feed(reply[i : i + size])]
         assert ((CLOSED, "") in pieces + splitter.finish()) == runs, size
+
+
+@pytest.mark.parametrize("underline", ["===", "--", "  ="])
+def test_an_underline_with_no_paragraph_above_is_a_paragraph_and_the_next_line_continues_it(underline: str) -> None:
+    # "===" was read as a heading's underline (no paragraph to underline): the call after it was taken for code
+    text = f"{underline}\n    {{x}}"
+    events = parse_every_way(text.format(x=CALC))
+    assert calls(events) == [("calculate", "query", "1+1")] and invalid(events) == []
+    for size in (1, 7, 1000):
+        reply = text.format(x="so 4.</think>It is 4.")
+        splitter = ThinkSplitter()
+        pieces = [p for i in range(0, len(reply), size) for p in splitter.feed(reply[i : i + size])]
+        assert (CLOSED, "") in pieces + splitter.finish(), size
+
+
+def test_deeply_nested_lists_are_read_in_linear_time() -> None:
+    # each line four columns in read back up to 32 lines, each with hundreds of items open: a 200 kB answer
+    # took seconds to parse, the window frozen meanwhile
+    text = ("- " * 450 + "x\n" + "    x\n" * 30) * 200  # 216 kB
+    start = time.process_time()
+    state = XMLParseState()
+    for i in range(0, len(text), 64):
+        state.feed(text[i : i + 64])
+    state.finish()
+    parsed = time.process_time()
+    splitter = ThinkSplitter()
+    for i in range(0, len(text), 64):
+        splitter.feed(text[i : i + 64])
+    splitter.finish()
+    split = time.process_time()
+    assert parsed - start < 1.0 and split - parsed < 1.0, (parsed - start, split - parsed)

@@ -99,3 +99,20 @@ def test_a_spaced_close_with_too_many_spaces_or_another_name_does_not_end_a_brok
     for close in (f"</tool{' ' * 65}>", "</toolbar>", "</tool x>"):
         events = parse_every_way(f'<tool name="a">2+2{close} more')
         assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="a">'], close
+
+
+def test_a_spaced_close_in_an_open_elements_text_is_its_text() -> None:
+    # a valid block whose program or query holds "</tool >" ended there, broken, its rest shown as text
+    for text, expected in (('<tool name="nanogo"><source>fmt.Println("</tool >")</source></tool> after',
+                            ("nanogo", "source", 'fmt.Println("</tool >")')),
+                           ('<tool name="kb_search"><query>a </tool\n> b</query></tool>',
+                            ("kb_search", "query", "a </tool\n> b"))):
+        events = parse_every_way(text)
+        assert calls(events) == [expected] and invalid(events) == [], text
+
+
+def test_a_block_whose_element_is_never_closed_ends_at_its_spaced_close_when_the_answer_ends() -> None:
+    for close in ("</tool >", "</tool\n>"):
+        events = parse_every_way(f'<tool name="a"><query>x{close} more text')
+        assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [f'<tool name="a"><query>x{close}']
+        assert invalid(events) == ["the <query> element is not closed"] and events[-1] == TextChunk(" more text")

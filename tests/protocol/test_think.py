@@ -113,7 +113,7 @@ def _bare_close(text: str, lead: str = "") -> int | None:
             continue
         code = 0 if not tool else code
         if not tool and not fence and indent >= 4 and body.strip() and (
-                need := code_indent(lead + text[:at], indent, body.lstrip(" \t")[:1])) is not None and indent >= need:
+                need := code_indent(lead + text[:at], indent)) is not None and indent >= need:
             code = need
             at += len(line)
             continue

@@ -88,6 +88,7 @@ class BlockPhases:
     _content_parts: list[str]
     _error: str
     _fail_at: int
+    _spaced_at: int  # in its element: where a "</tool >" in its text ends (-1: none), its end if it is never closed
     _depth: int
     _ending: bool
     _newlines: int
@@ -109,6 +110,8 @@ class BlockPhases:
             return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
         # past its element or in a nested block, the block may yet end where that began: kept from there
         cut = self._fail_at if self._phase in (P_AFTER, P_SKIP) else self._pos
+        if self._phase in (P_CONTENT, P_CDATA) and self._spaced_at >= 0:
+            cut = min(cut, self._spaced_at)  # the block may yet end at its "</tool >"
         if self._phase in (P_CONTENT, P_CDATA) and cut > self._content_start:
             text = self._buf[self._content_start : cut]
             self._content_parts.append(_Literal(text) if self._phase == P_CDATA else text)
@@ -121,6 +124,13 @@ class BlockPhases:
         self._pos -= cut
         self._fail_at -= cut
         self._content_start -= cut
+        self._spaced_at -= cut
+
+    def _spaced_close(self) -> int:
+        """The block ends at the "</tool >" in its element's text: the element was never closed (a later block
+        opens, the block's </tool> comes, or the answer ends first)."""
+        self._error = self._error or f"the <{self._param}> element is not closed"
+        return self._spaced_at
 
     def _fail(self, at: int, reason: str) -> int:
         self._error = reason
@@ -205,12 +215,14 @@ class BlockPhases:
                     self._phase, self._fail_at = P_AFTER, self._pos
                 else:
                     self._content_start = m.end()
-                    self._phase = P_CONTENT
+                    self._phase, self._spaced_at = P_CONTENT, -1
                     self._input_at = self._base + m.end()
                     self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
             elif phase == P_CONTENT:
                 close_inner = f"</{self._param}"  # and ">", spaces before it allowed (XML's ETag)
                 hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE[:-1], "<![CDATA["))
+                if hit < 0 and self._ending and self._spaced_at >= 0:
+                    return self._spaced_close()
                 if hit < 0:
                     self._pos = max(pos, n - len(close_inner) - 8)
                     return -1
@@ -229,6 +241,7 @@ class BlockPhases:
                     self._phase = P_CDATA
                     continue
                 if which == 0:
+                    self._spaced_at = -1  # a "</tool >" before was the element's text
                     self._content_parts.append(buf[self._content_start : hit])
                     self._pos = self._fail_at = end_tag.end()
                     self._phase = P_AFTER
@@ -239,16 +252,23 @@ class BlockPhases:
                     if tag is None:  # what follows "<tool " says whether a tag starts there
                         self._pos = hit
                         return -1
+                    if tag and self._spaced_at >= 0:
+                        return self._spaced_close()
                     self._pos = hit + len(OPEN)
                     if tag:
                         self._nest(hit, hit)
-                else:  # the block's end tag ("</tool >" too) before its element's: it ends there, invalid
+                else:  # the block's end tag before its element's: it ends there, invalid
                     close = _close_end(buf, hit)
                     if close is None:
                         self._pos = hit
                         return -1
                     if close < 0:  # "</toolbar": the element's text
                         self._pos = hit + len(CLOSE) - 1
+                        continue
+                    if self._spaced_at >= 0:
+                        return self._spaced_close()
+                    if close - hit > len(CLOSE):  # "</tool >": perhaps the element's text ("</tool >" in a Go
+                        self._spaced_at = self._pos = close  # string), as its </source> after it shows
                         continue
                     self._error = self._error or f"the <{self._param}> element is not closed"
                     return close

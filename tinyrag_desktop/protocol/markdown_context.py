@@ -1,12 +1,13 @@
 """Where in Markdown a place of the text is, read from the text before it: shared by the parser and the think splitter.
 
-Both read a stream, so they decide from what came before alone (``WINDOW`` characters of it at most), and any
-cut of the stream decides the same. ``code_indent`` says, as CommonMark does, whether a line is a line of an
-indented code block: four columns in, after a blank line or at the start of the text (not a paragraph's next
-line), or four more than the content of the innermost list item it is in ("- a", a blank line, then "····x" is
-the item's second paragraph, not code; "····- b" there is a nested item, whose text is further in still).
-``construct`` says what a tool block starting at a place is written
-inside, which spec rule 5 forbids ("the XML must not be wrapped in … any Markdown construct"):
+Both read a stream, so they decide from what came before alone, and any cut of the stream decides the same.
+``ListState`` says, as CommonMark does, whether a line is a line of an indented code block: four columns in,
+after a blank line or at the start of the text (not a paragraph's next line), or four more than the content of
+the innermost list item it is in ("- a", a blank line, then "····x" is the item's second paragraph, not code;
+"····- b" there is a nested item, whose text is further in still). It keeps the items open as the lines come,
+each line read once, so a list item's marker however far up counts. ``construct`` says what a tool block
+starting at a place is written inside, which spec rule 5 forbids ("the XML must not be wrapped in … any
+Markdown construct"):
 
 - a quote: the block's line starts with ">" (after at most three spaces);
 - a list item: the block's line starts with a list marker ("-", "*", "+", "1.", "1)") and a space, however
@@ -31,8 +32,9 @@ or a list marker. A comment, ``<!-- … -->``, and code are the parser's own mod
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-WINDOW = 1024  # characters before a place that are read to decide it
+WINDOW = 1024  # characters before a place that are read to decide what it is inside (``construct``)
 
 # A list item's line: a bullet or a number, then a space (or nothing more on the line: an empty item).
 _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
@@ -40,12 +42,18 @@ _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
 _ITEM_TEXT = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 # What ends a paragraph and starts a block, after the line's spaces: a heading, a fence, a quote, a thematic
 # break or a heading's underline (a list item is read before it).
-_INTERRUPTS = re.compile(r"#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|([-*_])[ \t]*(?:\1[ \t]*){2,}$|=+[ \t]*$|-+[ \t]*$")
+_INTERRUPTS = re.compile(r"#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|([-*_])[ \t]*(?:\1[ \t]*){2,}$")
+_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*$")  # a heading's underline, only under a paragraph ("===" alone is text)
 _BREAK = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}$")  # a thematic break ("- - -" is no list item)
 _FENCE_RUN = re.compile(r"`{3,}|~{3,}")
-_MOST_LINES = 32  # lines read before the one decided, at most (past them, the items open are not known)
-_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
-_MARKER_START = frozenset("-*+0123456789")
+_MOST_ITEMS = 100  # list items open at most, as Markdown readers bound nesting: a marker past them is text
+# Whole lines that change nothing but whether a paragraph is open: in a fenced block, those that cannot close it
+# (no space, ` or ~ first); in a paragraph, its next lines at the margin that can start nothing else.
+_IN_FENCE = re.compile(r"(?:(?:[^ \t`~\n][^\n]*)?\n)*")
+_IN_PARAGRAPH = re.compile(r"(?:[^ \t\r\n#>*+\-=_`~0-9][^\n]*\n)*")
+_OUT_OF_LISTS = re.compile(r"(?:(?:[^ \t\r\n#>*+\-=_`~0-9][^\n]*)?\n)*")  # and blank lines, in no item
+_LINE_HEAD = WINDOW  # characters of a line read, at most (a list marker, a fence run or a break is at its start)
+_MAY_START = frozenset("-*+0123456789#`~>_=")  # what a line that is more than a paragraph's text starts with
 _QUOTE = re.compile(r" {0,3}>")
 _TABLE = re.compile(r" {0,3}\|")
 ATX = re.compile(r" {0,3}#{1,6}[ \t]")  # a heading's line: its text follows the #s after a space
@@ -77,91 +85,130 @@ def cols(indent: str) -> int:
     return n
 
 
-def code_indent(before: str, indent: int, first: str = "", cut: bool = False) -> int | None:
-    """The columns a line ``indent`` columns in, after ``before`` (the text before it, up to and with its line
-    break; "" at the start of the text), must be in by to be a line of indented code; None when it is no code
-    however far in: it continues a paragraph (a "lazy" line), or it is taken for a list item (see below).
-
-    As CommonMark reads list items: the lines before are read in order, keeping the items still open (a line
-    is in each whose content it is as far in as, or continues lazily a paragraph of); a line is code four
-    columns past the content of the innermost item it is in, or past the margin in none ("- a", a blank line,
-    "····x" is the item's second paragraph; "  1. a", a blank line, "····x" is code, the item closed).
-    With ``cut`` the window began in the middle of its first line, so the items open before it are not known
-    until a line at the margin closes them: a line in none of the items in view whose ``first`` character
-    may begin a list marker ("····- b" after a list item's long paragraph) is taken for a nested item."""
-    items, known, paragraph = _open_items(before.split("\n")[:-1], cut)
-    if paragraph:
-        return None
-    k = _inside(items, indent)
-    if not k and not known and first in _MARKER_START:
-        return None
-    return (items[k - 1] if k else 0) + 4
+def code_indent(before: str, indent: int) -> int | None:
+    """The columns a line ``indent`` columns in, after ``before`` (all the text before it, up to and with its
+    line break; "" at the start of the text), must be in by to be a line of indented code; None when it is
+    no code however far in: it continues a paragraph (a "lazy" line). See ``ListState``."""
+    state = ListState()
+    state.read(before)
+    return state.code_indent(indent)
 
 
-def _open_items(lines: list[str], cut: bool) -> tuple[list[int], bool, bool]:
-    """After ``lines`` (the first one only the end of its line, if ``cut``): the content columns of the list
-    items still open, outermost first; whether they are all known (a line at the margin closed those opened
-    before the lines read); and whether the last line is a paragraph's, which the next one continues."""
-    items: list[int] = []
-    known = not cut
-    paragraph = cut and bool(lines and lines[0].strip())
-    fence = ""  # the run that opened the fenced code block the line is in
-    start, fences = max(int(cut), len(lines) - _MOST_LINES), 0
-    for k in range(len(lines) - 1, start, -1):  # read from the last line that closes all items: at the margin
-        line = lines[k]  # after a blank line, out of fences (an even number of fence lines after it)
-        if _FENCE_LINE.match(line):
-            fences += 1
-        elif line[:1] not in " \t" and line.strip() and not lines[k - 1].strip() and not fences % 2:
-            start, known, paragraph = k, True, False
-            break
-    else:
-        if start > int(cut):  # too far back: read as a window cut there
-            known, paragraph = False, bool(lines[start - 1].strip())
-    for line in lines[start:]:
+class ListState:
+    """What CommonMark knows of the text read so far, kept line by line as the text comes (each line is read
+    once, whole, however the stream is cut): the list items still open, whether the last line is a
+    paragraph's, and the fenced code block it is in.
+
+    A line is in each open item whose content it is as far in as, or continues lazily a paragraph of; a line
+    is code four columns past the content of the innermost item it is in, or past the margin in none ("- a",
+    a blank line, "····x" is the item's second paragraph; "  1. a", a blank line, "····x" is code, the item
+    closed; "····- b" after "- a" is a nested item, its text further in still)."""
+
+    def __init__(self) -> None:
+        self._items: list[int] = []  # the content columns of the list items open, outermost first (rising)
+        self._paragraph = False  # the last line read is a paragraph's, which the next one continues
+        self._fence = ""  # the run that opened the fenced code block the text is in
+        self._fence_cols = 0  # the content column of the item it is in (a closing run is less than 4 past it)
+        self._empty = False  # the innermost item has no text yet ("-" alone): a blank line ends it
+        self._line = ""  # the current line so far, its first LINE_HEAD characters
+        self._more = False  # and something but spaces past them
+
+    def code_indent(self, indent: int) -> int | None:
+        """The columns a line ``indent`` columns in, after the lines read, must be in by to be indented code;
+        None when it continues a paragraph, however far in."""
+        return None if self._paragraph else self.margin(indent) + 4
+
+    def margin(self, indent: int) -> int:
+        """The content column of the innermost open item a line ``indent`` columns in is in (0: none)."""
+        k = bisect_right(self._items, indent)
+        return self._items[k - 1] if k else 0
+
+    def read(self, text: str) -> None:
+        """Read ``text``, the stream's next characters: each line whose end is in it changes the state."""
+        start = 0
+        while (end := text.find("\n", start := start if self._line else self._pass_over(text, start))) >= 0:
+            if self._line or end - start > _LINE_HEAD:
+                self._add(text, start, end)
+                line, self._line, self._more = self._line + ("x" if self._more else ""), "", False
+            else:
+                line = text[start:end]  # (a whole line in text: the common case, not copied twice)
+            self._end_line(line)
+            start = end + 1
+        if start < len(text):
+            self._add(text, start, len(text))
+
+    def _pass_over(self, text: str, start: int) -> int:
+        """Where in ``text``, from a line's start, the first line that may change the state starts (the lines
+        before read at once: no Python runs for each line of prose or of a fence's code)."""
+        if self._fence:
+            return _IN_FENCE.match(text, start).end()
+        if not self._items:
+            end = _OUT_OF_LISTS.match(text, start).end()
+            if end > start:  # the last line a paragraph's, or blank
+                self._paragraph, self._empty = end - 2 >= start and text[end - 2] != "\n", False
+            return end
+        return _IN_PARAGRAPH.match(text, start).end() if self._paragraph else start
+
+    def _add(self, text: str, start: int, end: int) -> None:
+        room = _LINE_HEAD - len(self._line)
+        if room > 0:
+            self._line += text[start : end if end - start <= room else start + room]
+        if end - start > room and not self._more:
+            self._more = not text[max(start, start + room) : end].isspace()
+
+    def _end_line(self, line: str) -> None:
+        """A whole line (its start, if it is long: "x" at its end for the rest) changes the state."""
+        items = self._items
+        text = line.lstrip(" \t")
+        if not text or text.isspace():
+            if self._empty and not self._fence:  # an item begins with at most one blank line
+                items.pop()
+            self._paragraph = self._empty = False
+            return
+        self._empty = False
+        if line[0] not in " \t" and text[0] not in _MAY_START and not self._fence:
+            if not self._paragraph:  # at the margin, plain text: a paragraph, out of every item
+                items.clear()
+                self._paragraph = True
+            return  # or a paragraph's next line, in the items it is in
+        text = text.rstrip("\r")
         lead = len(line) - len(line.lstrip(" \t"))
-        text = line[lead:].rstrip("\r")
-        if not text.strip():
-            paragraph = False
-            continue
-        at = cols(line[:lead])
-        k = _inside(items, at)
-        if fence:  # its closing line ends it; the lines in it are code, nothing else
+        at = cols(line[:lead]) if "\t" in line[:lead] else lead
+        k = bisect_right(items, at)
+        if self._fence:  # its closing line ends it; the lines in it are code, nothing else
             run = _FENCE_RUN.match(text)
-            if run and run.group()[0] == fence[0] and len(run.group()) >= len(fence) and not text[run.end():].strip():
-                fence = ""
-            continue
+            if run and run.group()[0] == self._fence[0] and len(run.group()) >= len(self._fence) and (
+                    not text[run.end() :].strip()) and at < self._fence_cols + 4:
+                self._fence = ""
+            return
+        paragraph = self._paragraph
         if at - (items[k - 1] if k else 0) >= 4:
-            if paragraph:
-                continue  # a paragraph's next line, however far in
-            if known or k or text[0] not in _MARKER_START:
+            if not paragraph:
                 del items[k:]  # indented code, in the items it is in
-                continue
-        item = _ITEM.match(line) if not _BREAK.match(text) else None
+            return  # or a paragraph's next line, however far in
+        underline = paragraph and k == len(items) and _UNDERLINE.match(text) is not None
+        item = _ITEM.match(line) if not underline and not _BREAK.match(text) else None
         if item is not None and paragraph and k == len(items) and (item.group(3) == "" or (
                 item.group(2)[0].isdigit() and item.group(2)[:-1] != "1")):
             item = None  # in the paragraph's item, an empty item or a numbered one but from 1 does not interrupt it
-        if item is None and paragraph and not _INTERRUPTS.match(text):
-            continue  # a lazy line: the paragraph goes on, in the items it is in
+        interrupts = underline or _INTERRUPTS.match(text) is not None
+        if item is None and paragraph and not interrupts:
+            return  # a lazy line: the paragraph goes on, in the items it is in
         del items[k:]
-        known = known or at < 2  # no item's content is so near the margin: all are closed
         if item is None and (run := _FENCE_RUN.match(text)) is not None:
-            fence = run.group() if run.group()[0] == "~" or "`" not in text[run.end():] else ""
-        paragraph = item is None and not fence and (not _INTERRUPTS.match(text) or text[0] == ">")  # a quote's too
+            self._fence = run.group() if run.group()[0] == "~" or "`" not in text[run.end() :] else ""
+            self._fence_cols = items[-1] if items else 0
+        self._paragraph = item is None and not self._fence and (not interrupts or text[0] == ">")  # a quote's too
+        if item is None:
+            return
         while item is not None:  # "- 1. a" opens two items
             gap = len(item.group(3).expandtabs(4))
             at += len(item.group(2)) + (gap if 1 <= gap <= 4 else 1)
             items.append(at)
-            paragraph = bool(line[item.end():].strip())
-            item = _ITEM.match(line, item.end()) if 1 <= gap <= 4 else None
-    return items, known, paragraph
-
-
-def _inside(items: list[int], at: int) -> int:
-    """How many of the open list items (their content columns) a line ``at`` columns in is inside."""
-    k = len(items)
-    while k and items[k - 1] > at:
-        k -= 1
-    return k
+            end = item.end()
+            item = _ITEM.match(line, end) if 1 <= gap <= 4 and len(items) < _MOST_ITEMS else None
+        self._paragraph = not line[end:].isspace() and end < len(line)  # the innermost item's text begins
+        self._empty = not self._paragraph
 
 
 def construct(before: str, line: bool = True) -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from .events import ParseEvent, TextChunk
-from .markdown_context import ATX, WINDOW, code_indent
+from .markdown_context import ATX, WINDOW, ListState
 from .markdown_context import cols as _cols
 
 # The parser's modes (explained in protocol/parser.py's header).
@@ -56,6 +57,12 @@ class MarkdownLines:
     _unclosed: tuple[str, int, str, int, int] | None
     _recent: list[str]
     _recent_len: int
+    _lists: ListState
+    _unlisted: deque[str]
+    _unlisted_at: int
+    _fresh: list[str]
+    _taken: int
+    _listed: int
     _pending: list[ParseEvent]
     _pending_span: int
     _settle_as: str
@@ -85,12 +92,42 @@ class MarkdownLines:
         indented code (and then the parser is in INDENT)."""
         if indent < 4:
             return False
-        before = self._before(s, j)
-        need = code_indent(before[: before.rfind("\n") + 1], indent, s[j], cut=len(before) >= WINDOW)
+        need = self._lists_at(s, j).code_indent(indent)
         if need is None or indent < need:
             return False
         self._mode, self._code_cols = INDENT, need
         return True
+
+    def _no_fence(self, s: str, j: int, indent: int) -> bool:
+        """Whether the line whose first character after its ``indent`` columns of spaces is ``s[j]``, in text, opens
+        no fence whatever it holds: it is indented code (then the parser is in INDENT), or a paragraph's next
+        line too far in ("text", then "·······~~~" is the paragraph's text)."""
+        return self._code_line(s, j, indent) or indent > 3 and indent >= self._lists.margin(indent) + 4
+
+    def _join_fresh(self) -> None:
+        """The chunks taken (``_fresh``, as ``feed`` keeps them) are joined into one piece: the list state reads
+        the input only when a line four columns in asks (an answer with none is never read for its lists), and
+        a piece per token would take more room than its text."""
+        self._unlisted.append("".join(self._fresh))
+        self._fresh.clear()
+
+    def _lists_at(self, s: str, j: int) -> ListState:
+        """The list state before ``s[j]`` (its lines before s[j]'s read, and no more: the lines after it may still
+        be read again, a block's text read as text). ``s`` ends where the stream taken so far does."""
+        unlisted, need = self._unlisted, self._taken - len(s) + j - self._listed
+        if self._fresh:
+            self._join_fresh()
+        self._listed += max(need, 0)
+        while need > 0:  # (the first piece read from _unlisted_at on: a long one is not copied again each line)
+            piece, at = unlisted[0], self._unlisted_at
+            if len(piece) - at > need:
+                self._lists.read(piece[at : at + need])
+                self._unlisted_at += need
+                break
+            self._lists.read(piece[at:] if at else piece)
+            unlisted.popleft()
+            self._unlisted_at, need = 0, need - (len(piece) - at)
+        return self._lists
 
     def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
         """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
@@ -210,7 +247,7 @@ class MarkdownLines:
             if c in "\r\n" or cols >= self._code_cols:
                 return j  # a blank line, or one as far in: still code
             self._mode = TEXT
-        if self._mode is TEXT and c not in "\r\n" and self._code_line(s, j, cols):
+        if self._mode is TEXT and c not in "\r\n" and self._no_fence(s, j, cols):
             return j
         if c in "`~" and (self._mode is TEXT or self._mode is FENCE):
             if self._mode is FENCE and c != self._fence_char:

@@ -66,12 +66,13 @@ output (bad blocks become ``InvalidBlock``); cost is linear in the input.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .events import merge_text as _merge_text
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CDATA, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
-from .markdown_context import WINDOW, construct
+from .markdown_context import WINDOW, ListState, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
 from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
@@ -173,6 +174,12 @@ class XMLParseState(MarkdownLines, BlockPhases):
         # when read: a chunk of a few characters is not worth copying a window for).
         self._recent: list[str] = []
         self._recent_len = 0
+        # What CommonMark knows of the lines read (see _lists_at); the input not read for it yet (the latest
+        # chunks in _fresh), from _unlisted_at in its first piece; the characters it has read and taken.
+        self._lists = ListState()
+        self._unlisted: deque[str] = deque()
+        self._fresh: list[str] = []
+        self._listed = self._taken = self._unlisted_at = 0
         self._block_before = ""  # those before the block being collected
         # Block state.
         self._buf = ""
@@ -184,6 +191,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._content_parts: list[str] = []
         self._error = ""
         self._depth = 0
+        self._spaced_at = -1
         self._ending = False  # the stream has ended: a failed block waits on no more text
         self._newlines = 0  # line breaks in the block so far (see open_block)
 
@@ -195,6 +203,10 @@ class XMLParseState(MarkdownLines, BlockPhases):
             raise ParserFinished("feed() after finish()")
         if not chunk:
             return []
+        self._taken += len(chunk)  # kept for the list state (see MarkdownLines._lists_at)
+        self._fresh.append(chunk)
+        if len(self._fresh) > 256:
+            self._join_fresh()
         if not self._hold and not self._line_start and not self._run_char:
             # The common cases: plain prose, or a code block's body, in the middle of a line.
             mode = self._mode
@@ -227,7 +239,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._finished = True
         result: list[ParseEvent] = []
         self._ending = True
-        if self._mode is _BLOCK and self._phase in (P_FAILED, P_HELD):  # it ends where it failed, and the rest
+        spaced = self._phase == P_CONTENT and self._spaced_at >= 0
+        if self._mode is _BLOCK and (self._phase in (P_FAILED, P_HELD) or spaced):
+            # it ends where it failed (or at the "</tool >" in its element never closed), and the rest
             # is read again: a block held in it, never shown nested, is one of its own
             resume = self._feed_block("", 0, 0, self._pending if self._pending_span else result)
             if isinstance(resume, str):
@@ -398,7 +412,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 i = j
                 continue
             if c == "\n":
-                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._code_line(
+                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._no_fence(
                         s, fence.end(1), indent := _cols(fence.group(1))):
                     # A whole fenced block: when its closing line is here too, skip to its end.
                     run = fence.group(2) or fence.group(3)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown_context import WINDOW, code_indent, cols
+from .markdown_context import ListState, cols
 
 OPEN_TAG = "<think>"
 CLOSE_TAG = "</think>"
@@ -72,7 +72,10 @@ class ThinkSplitter:
         self._span = 0  # the length of the backtick run that opened the inline code span it is in (0: none)
         self._tool = False  # inside a tool block (a Go program may hold "</think>" in a string)
         self._code = 0  # in an indented code block: the columns its lines are in by at least (0: none)
-        self._recent = ""  # the last WINDOW characters of the text passed on (markdown_context reads them)
+        self._lists = ListState()  # what CommonMark knows of the lines passed on (markdown_context), read only
+        self._unlisted: list[str] = []  # when a line four columns in asks: the text passed on before, not read yet
+        self._listed = 0  # the characters of the text being read passed on to it
+        self._batches = 0  # the first pieces of it, each joined from many
         self._hold = ""
 
     @property
@@ -92,7 +95,8 @@ class ThinkSplitter:
                 # fed whole, "    - " after blank lines is indented code), and the blank lines are before it.
                 i = s.rfind("\n", 0, i) + 1
                 if OPEN_TAG.startswith(rest):  # blank so far, or a <think> begun
-                    self._hold, self._recent = s[i:], (self._recent + s[:i])[-WINDOW:]
+                    self._hold = s[i:]
+                    self._unlisted.append(s[:i])
                     return [(TEXT, s[:i])] if i else []
                 self._opening = False
                 return self._text(s, 0)
@@ -193,7 +197,11 @@ class ThinkSplitter:
             # (a code span ends with its line: a backtick left open does not hide the lines after it)
             pos, self._line, self._span = newline + 1, _HEAD, 0
         self._hold = s[pos:]
-        self._recent = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
+        self._unlisted.append(s[self._listed : pos])
+        self._listed = 0
+        if len(self._unlisted) > self._batches + 256:  # (joined in batches: a piece a token would take more room)
+            self._unlisted[self._batches :] = ["".join(self._unlisted[self._batches :])]
+            self._batches += 1
         return [(TEXT, s[i:pos])] if pos > i else []
 
     def _indented(self, s: str, pos: int, first: int, newline: int) -> bool:
@@ -205,8 +213,10 @@ class ThinkSplitter:
         self._code = 0
         if indent < 4 or blank:
             return False
-        before = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
-        need = code_indent(before, indent, s[first], cut=len(before) >= WINDOW)
+        self._unlisted.append(s[self._listed : pos])
+        self._lists.read("".join(self._unlisted))
+        self._unlisted, self._listed, self._batches = [], pos, 0
+        need = self._lists.code_indent(indent)
         if need is None or indent < need:
             return False
         self._code = need
