@@ -50,6 +50,15 @@ CASES = [
     # A missing return and an unused variable in the same function, an error in another.
     ('package main\n\nimport "fmt"\n\nfunc f() int {\n\tx := 1\n}\n\nfunc main() {\n\tfmt.Println(f(), q)\n}\n',
      ["prog.go:6:2: x declared but not used", "prog.go:7:1: missing return", "prog.go:10:19: undefined: q"]),
+    # Every argument of a call is checked (types2's call: an invalid function still gets
+    # `check.use(call.ArgList...)`), also in a nested call.
+    (_main("\tfmt.Println(a, fmt.Sprint(b, c))\n\tundefinedF(1, z)\n"),
+     ["prog.go:6:14: undefined: a", "prog.go:6:28: undefined: b", "prog.go:6:31: undefined: c",
+      "prog.go:7:2: undefined: undefinedF", "prog.go:7:16: undefined: z"]),
+    # Both sides of a binary operator are checked (types2's binary checks lhs and rhs, then returns
+    # if either is invalid).
+    (_main("\tfmt.Println(a+b*c, 1)\n"),
+     ["prog.go:6:14: undefined: a", "prog.go:6:16: undefined: b", "prog.go:6:18: undefined: c"]),
     # Twelve errors in one function: ten, then "too many errors".
     (_main("".join(f"\tfmt.Println(u{i})\n" for i in range(12))),
      [f"prog.go:{6 + i}:14: undefined: u{i}" for i in range(10)] + ["prog.go:15:14: too many errors"]),
