@@ -15,7 +15,7 @@ COMPILE_ERRORS = [
     ("(int(3))", "1:1: (int(3)) (constant 3 of type int) is not used"),  # crashed it too
     ("(int)(3)", "1:1: (int)(3) (constant 3 of type int) is not used"),
     ("s := []int{1}\n(len(s))", "2:1: (len(s)) (value of type int) is not used"),  # ran
-    ("x := 1\nfmt.Println(y)", "2:13: undefined: y"),
+    ("x := 1\nfmt.Println(y, x)", "2:13: undefined: y"),
     ("x := 1\nfmt.Println(1)", "1:1: x declared but not used"),
     ('package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() { fmt.Println(1) }\n',
      '5:2: package os is not allowed'),

@@ -7,12 +7,20 @@ from fractions import Fraction
 from . import types as T
 from .ccall import esize, simple
 from .cexpr import _FLOAT_OVERFLOW, describe
+from .errors import CompileError
 from .goatof import round_to_float32
 from .scope import Op
 
 
 class BuiltinMixin:
     def x_call_expression(self, node):
+        try:
+            return self.compile_call(node)
+        except CompileError as e:  # `fmt.Println(a, b)` with neither declared: Go says both
+            self.check_rest(node.child_by_field_name("arguments").named_children, e)
+            raise
+
+    def compile_call(self, node):
         fn = node.child_by_field_name("function")
         argl = node.child_by_field_name("arguments")
         args = [c for c in argl.named_children if c.type != "comment"]

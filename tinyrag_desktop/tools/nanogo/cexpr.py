@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 
 from . import types as T
-from .errors import CompileError
+from .errors import CompileError, FollowOn
 from .goapi import undefined
 from .scope import Op, Var
 
@@ -120,6 +120,21 @@ class ExprMixin:
         op.node = node
         return op
 
+    def check_rest(self, nodes, error: CompileError) -> None:
+        """As Go's checker does, the operands after an error (a call's arguments, a binary operator's
+        right side) are checked too; their errors are recorded, as the caller raises the first one."""
+        at = getattr(error, "order", None)
+        for n in nodes if at is not None else ():
+            if n.type == "variadic_argument":
+                n = n.named_children[0]
+            if n.type == "comment" or n.type.endswith("_type") or tuple(n.start_point) <= at:
+                continue
+            try:
+                self.expr(n)
+            except CompileError as more:
+                if not isinstance(more, FollowOn):
+                    self.errors.append(more)
+
     def _check_only_in(self, node, op) -> None:
         """A package, a built-in or a generic function is no value: `fmt.(x)`, `len[1]`, `f := Map`."""
         child, parent = node, node.parent
@@ -202,7 +217,11 @@ class ExprMixin:
         name = self.text(node)
         if name == "_":
             self.err(node, "cannot use _ as value")
-        o = self.scope.lookup(name)
+        try:
+            o = self.scope.lookup(name)
+        except FollowOn as e:  # where it is, so that the arguments after it are checked
+            e.order = tuple(node.start_point)
+            raise
         if o is None:
             self.err(node, undefined(name))
         k = o.kind

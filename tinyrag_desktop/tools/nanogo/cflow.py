@@ -387,7 +387,7 @@ class FlowMixin:
                 if ft:
                     stmts = stmts[:-1]
                 for st in stmts:
-                    self.stmt(st)
+                    self.checked_stmt(st)
                 if ft:
                     self.emit(f"{sel} = {i + 1}")
                 self.emit("pass")
@@ -410,7 +410,7 @@ class FlowMixin:
                     binders(i)
                 start_body = len(self.lines)
                 for st in self.case_stmts(cases[i]):
-                    self.stmt(st)
+                    self.checked_stmt(st)
                 if len(self.lines) == start_body:
                     self.emit("pass")
                 self.pop()

@@ -77,6 +77,15 @@ def has_defer(node) -> bool:
 
 
 def compile_function(c, d, py, sig, recv, literal=False):
+    """Check and emit one function; an error leaves the compiler's state as it was before it."""
+    saved = c.fn, c.scope, c.lines, c.ind
+    try:
+        return _compile_function(c, d, py, sig, recv, literal)
+    finally:
+        c.fn, c.scope, c.lines, c.ind = saved
+
+
+def _compile_function(c, d, py, sig, recv, literal):
     from .compiler import FnCtx
     body = d.child_by_field_name("body")
     if body is None:
@@ -157,7 +166,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
         erow = c.src.user_row(end[0] + 1)
         e = CompileError(erow, end[1], "missing return")
         e.order = (end[0], end[1] - 1)
-        raise e
+        c.errors.append(e)
     check_unused(c, fn)
     body_lines = c.lines
     c.lines, c.ind = saved_lines, saved_ind
@@ -219,7 +228,7 @@ def _captured(c, parent_scope, body):
         st.extend(m.named_children)
     out = []
     for n in names:
-        o = parent_scope.lookup(n)
+        o = parent_scope.peek(n)
         if o is not None and o.kind == "var" and not o.is_global:
             out.append(o)
     return out

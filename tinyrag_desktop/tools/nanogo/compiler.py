@@ -430,8 +430,8 @@ MAX_ERRORS = 10
 
 def first_of(errors: list[CompileError]) -> CompileError:
     """The first error in the source, carrying the next ones (``more``, at most MAX_ERRORS in all, one a
-    line) as Go lists them. A function with an error is left at its first one, so what follows in other
-    functions is checked on its own; a fault in nanoGo itself is listed only when nothing else is."""
+    line) as Go lists them. A statement with an error is left at its first one (the next statements are
+    checked on their own); a fault in nanoGo itself is listed only when nothing else is."""
     ordered = sorted(errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
     real = [e for e in ordered if not getattr(e, "internal", False)] or ordered
     shown: list[CompileError] = []

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from . import types as T
 from .cexpr import describe, int_range
+from .errors import CompileError
 from .scope import Op
 
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
@@ -92,8 +93,13 @@ class OperatorMixin:
     def x_binary_expression(self, node):
         o = self.text(node.child_by_field_name("operator"))
         ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")
+        try:
+            a = self.expr(ln)
+        except CompileError as e:  # `a + b` with neither declared: Go says both
+            self.check_rest([rn], e)
+            raise
+        b = self.expr(rn)
         if o in ("&&", "||"):
-            a, b = self.expr(ln), self.expr(rn)
             for x in (a, b):
                 if not T.is_bool(x.type):
                     self.err(node, f"invalid operation: operator {o} not defined on {describe(x, self)}")
@@ -102,7 +108,6 @@ class OperatorMixin:
                 return Op(None, t, (a.const and b.const) if o == "&&" else (a.const or b.const))
             py = "and" if o == "&&" else "or"
             return Op(f"({self.bool_code(a)} {py} {self.bool_code(b)})", t)
-        a, b = self.expr(ln), self.expr(rn)
         if o in ("<<", ">>"):
             return self.shift(o, a, b, node)
         for x in (a, b):

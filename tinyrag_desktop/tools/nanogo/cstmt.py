@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from . import types as T
 from .cexpr import describe
-from .errors import CompileError
-from .scope import Op, Scope, Var
+from .errors import CompileError, FollowOn
+from .scope import Failed, Op, Scope, Var
 
 
 class Target:
@@ -80,11 +80,51 @@ class StmtMixin:
             self.goto_block(stmts, marks)
             stmts = []
         for st in stmts:
-            self.stmt(st)
+            self.checked_stmt(st)
         if len(self.lines) == start:
             self.emit("pass")
         if new_scope:
             self.pop()
+
+    def checked_stmt(self, node) -> None:
+        """One statement of a list. As Go's type checker does, an error is recorded and checking goes on
+        with the next statement, so independent errors are all listed: the names the statement declares
+        become failed (their uses say nothing more) and the variables it mentions count as used."""
+        lines, n_lines, ind, scope = self.lines, len(self.lines), self.ind, self.scope
+        fn = self.fn
+        n_targets, n_locals, py_loops, n_names = len(fn.targets), len(fn.locals), fn.py_loops, len(scope.names)
+        try:
+            self.stmt(node)
+        except CompileError as e:
+            if not isinstance(e, FollowOn):
+                self.errors.append(e)
+            self.lines, self.ind, self.scope, self.fn = lines, ind, scope, fn
+            del lines[n_lines:], fn.targets[n_targets:]
+            fn.py_loops = py_loops
+            for v in fn.locals[n_locals:]:
+                v.used = True
+            self._after_failed(node, set(list(scope.names)[n_names:]))
+
+    def _after_failed(self, node, added) -> None:
+        names = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type in ("identifier", "type_identifier"):  # `fmt.(x)` reads x as a type
+                o = self.scope.peek(self.text(n))
+                if isinstance(o, Var):
+                    o.used = True
+            if n.type in ("var_spec", "const_spec", "type_spec", "type_alias") and n.parent is not None and (
+                    n.parent == node or n.parent.parent == node):  # the statement's own, not a func literal's
+                names += [c for i, c in enumerate(n.children) if n.field_name_for_child(i) == "name"]
+            stack.extend(n.named_children)
+        if node.type == "short_var_declaration":
+            names += node.child_by_field_name("left").named_children
+        for n in names:
+            name = self.text(n)
+            if n.type in ("identifier", "type_identifier") and name != "_" and (
+                    name in added or name not in self.scope.names):
+                self.scope.names[name] = Failed()
 
     @staticmethod
     def stmts_of(node):
@@ -300,7 +340,7 @@ class StmtMixin:
             self.emit(f"if {pc} <= {k}:")
             self.ind += 1
             for st in stmts[lo:hi]:
-                self.stmt(st)
+                self.checked_stmt(st)
             self.emit("pass")
             self.ind -= 1
         self.ind -= 1

@@ -2,6 +2,7 @@
 
     Error
      ├── CompileError   the program does not build (exit 2)
+     │    └── FollowOn  a use of a name whose declaration had an error: never shown
      └── SandboxError   the sandbox itself could not run (no worker, bad limits)
 """
 
@@ -25,6 +26,14 @@ class CompileError(Error):
         if self.too_many:
             lines.append(f"{file}:{self.more[-1].line}:{self.more[-1].col}: too many errors")
         return "\n".join(lines) + "\n"
+
+
+class FollowOn(CompileError):
+    """A use of a name whose declaration already failed (`x := undefinedThing`, then `x + 1`): the
+    statement is dropped without a message, as Go says nothing more about an invalid operand."""
+
+    def __init__(self):
+        super().__init__(0, 0, "follow-on error")
 
 
 class SandboxError(Error):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import types as T
+from .errors import FollowOn
 
 
 class Op:
@@ -69,6 +70,11 @@ class Builtin:
         self.name = name
 
 
+class Failed:
+    """A name declared by a statement that had an error: using it is a follow-on error, never reported."""
+    kind = "failed"
+
+
 class NilObj:
     kind = "nil"
 
@@ -80,6 +86,13 @@ class Scope:
         self.parent, self.names, self.func = parent, {}, func
 
     def lookup(self, name):
+        o = self.peek(name)
+        if o is not None and o.kind == "failed":
+            raise FollowOn()
+        return o
+
+    def peek(self, name):
+        """What name denotes here, a failed declaration included (lookup stops the statement at one)."""
         s = self
         while s is not None:
             o = s.names.get(name)
