@@ -76,7 +76,9 @@ class Found:
 class Attempt:
     """One server tried: ``ok`` is True for the one chosen; ``reason`` says in words what happened;
     ``running`` that it answered with a list of models, none to chat with (one may be on its way);
-    ``locked`` that it runs but asks for an API key (401 or 403: vLLM or LM Studio started with one)."""
+    ``locked`` that it runs but asks for an API key (401 or 403: vLLM or LM Studio started with one);
+    ``named`` that its answer showed it to be a model server, ``server_name`` (False for a 401 or 403 that was
+    no OpenAI-style error: any program on that port, a router's page or a proxy's)."""
 
     server_name: str
     base_url: str
@@ -85,10 +87,15 @@ class Attempt:
     models: tuple[str, ...] = ()
     running: bool = False
     locked: bool = False
+    named: bool = True
 
     def asks_for_key(self) -> str:
-        """The server in words when it asks for an API key: "vLLM is running at … but asks for an API key"."""
-        return f"{self.server_name} is running at {hide_passwords(self.base_url)} but asks for an API key"
+        """The server in words when it asks for an API key: "vLLM is running at … but asks for an API key",
+        or "A server at … asks for an API key" when nothing but its port said which it is."""
+        url = hide_passwords(self.base_url)
+        if not self.named:
+            return f"A server at {url} asks for an API key"
+        return f"{self.server_name} is running at {url} but asks for an API key"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +155,8 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
         return Attempt(name, base, False, f"the connection failed ({exc.__class__.__name__})")
     if response.status_code in (401, 403):  # it runs: vLLM or LM Studio started with --api-key
         asked = "refused the API key" if headers else "runs, but asks for an API key"
-        return Attempt(name, base, False, f"{asked} (HTTP {response.status_code})", locked=True)
+        return Attempt(name, base, False, f"{asked} (HTTP {response.status_code})", locked=True,
+                       named=_openai_error(response))
     if response.status_code != 200:
         return Attempt(name, base, False, f"answered HTTP {response.status_code}, not a model list")
     try:
@@ -165,6 +173,15 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
         return Attempt(name, base, False, "lists only embedding models (" + ", ".join(other[:3]) + ")",
                        tuple(other), running=True)
     return Attempt(name, base, False, "runs, but has no model loaded", running=True)
+
+
+def _openai_error(response: httpx.Response) -> bool:
+    """Whether ``response`` is an OpenAI-style error, a JSON object with "error", as vLLM's and LM Studio's are."""
+    try:
+        payload = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(payload, dict) and "error" in payload
 
 
 async def probe_servers(

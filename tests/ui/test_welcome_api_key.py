@@ -37,6 +37,22 @@ def test_the_probe_says_a_server_asks_for_a_key(qloop):
     assert result.summary().startswith(f"vLLM is running at {vllm.base_url} but asks for an API key: ")
 
 
+def test_a_refusal_that_is_no_model_servers_does_not_name_the_server_of_its_port(make_window, qloop):
+    with ScriptedLLMServer() as other:  # a proxy or a router's page on vLLM's port: "Forbidden", no JSON error
+        other.pages["/v1/models"] = Status(403, "Forbidden")
+        probe = lambda: probe_servers((KnownServer("vLLM", _port(other)),))  # noqa: E731
+        result = qloop.run(probe())
+        assert result.summary().startswith(f"A server at {other.base_url} asks for an API key: ")
+        win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe, chat_model="")
+        win.welcome.first_run()
+        qloop.run(wait_until(win.welcome.visible))
+        panel = win.welcome.panel
+        qloop.run(wait_until(lambda: panel.key_button.isVisible()))
+    intro = panel.intro.text()
+    assert f"A server at {other.base_url} asks for an API key" in intro and "vLLM" not in intro
+    assert "--api-key" not in intro  # nothing says how it was started
+
+
 def test_a_first_start_names_the_server_and_opens_settings_at_its_key(make_window, qloop):
     with ScriptedLLMServer() as vllm:
         win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=_locked_vllm(vllm), chat_model="")

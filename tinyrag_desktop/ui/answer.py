@@ -79,6 +79,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
+        self._held: set[str] = set()  # started calls the user was asked about and did not allow (see hold)
         self._anchors: dict[str, tuple[str | None, ...]] = {}  # a call's anchors, by its id (see ToolResult)
         self._call_rounds: dict[str, int] = {}  # the engine's round each call came in: history splits the answer by it
         self._after_card = False  # no text since the last card: marks that come now attach before it
@@ -543,6 +544,12 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         if len(self._content) > 1:
             self._content[:] = ["".join(self._content)]
         return self._content[0] if self._content else ""
+
+    def hold(self, card: ToolCard, on: bool) -> None:
+        """Count ``card``'s call as not run while ``on``: the user is asked whether it may run, denied it, or the
+        answer was stopped while asking (see ran_tools)."""
+        held = {call_id for call_id, c in self._cards.items() if c is card}
+        self._held = self._held | held if on else self._held - held
 
     def cards(self) -> list[ToolCard]:
         return list(self._cards.values())

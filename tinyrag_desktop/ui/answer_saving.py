@@ -108,7 +108,7 @@ class AnswerSaver(QObject):
         content, tools, reasoning = answer.content(), answer.stored_tools(), answer.reasoning()
         if not (content.strip() or tools or reasoning):
             return  # nothing to keep yet (a regenerated answer's old one stays meanwhile)
-        if self._replacing is not None and not tools and len(content) < self._old_length:
+        if self._replacing is not None and not answer.ran_tools() and len(content) < self._old_length:
             return  # a kill now would leave these first words where a whole answer was: the old one stays
         state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
         if state == self._saved:
@@ -155,7 +155,7 @@ class AnswerSaver(QObject):
         """Whether Regenerate's new ``answer``, ended so, is worth less than the old one it was to replace:
         nothing came, or it was stopped or failed with less text than the old one and ran no tool (what its
         tools found, a search or a program's run, was thrown away for its short text)."""
-        if answer.stored_tools():
+        if answer.ran_tools():
             return False
         if not (answer.content().strip() or answer.reasoning()):
             return True

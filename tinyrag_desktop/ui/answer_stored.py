@@ -56,6 +56,11 @@ class StoredFormMixin:
                                   self._anchors.get(call_id, ()), self._call_rounds.get(call_id, 0)))
         return out
 
+    def ran_tools(self) -> list[StoredTool]:
+        """The stored tools that ran: the engine started them (not a call it refused) and the user did not hold
+        them back (a command denied, waiting to be allowed, or stopped while waiting; see AnswerWidget.hold)."""
+        return [t for t in self.stored_tools() if t.call_id in self._started and t.call_id not in self._held]
+
     def shown_tools(self) -> list[StoredTool]:
         """The stored tools, and the call the answer was stopped in while the model wrote it (as Copy shows it)."""
         return self.stored_tools() + ([self._written] if self._written is not None else [])

@@ -167,9 +167,12 @@ class Confirmer:
     async def confirm(self, tool: str, text: str, chat_id: str | None = None) -> bool:
         if self.allowed(chat_id):
             return True
-        card = self._card_asking(tool, text)
+        answer = getattr(self._parent, "_answer", None)
+        card = self._card_asking(answer, tool, text)
         if card is not None:  # its spinner alone read as if the command were running
             card.set_waiting(True)
+            answer.hold(card, True)  # not run until allowed (a Regenerate stopped now keeps the old answer)
+        allowed = False
         try:
             self.waiting += 1
             try:
@@ -177,21 +180,22 @@ class Confirmer:
             finally:
                 self.waiting -= 1
             try:
-                if self.allowed(chat_id):  # "allow for the rest of this chat" was ticked in the question before
-                    return True
-                return await self._ask(tool, text, chat_id)
+                # "allow for the rest of this chat" may have been ticked in the question before
+                allowed = self.allowed(chat_id) or await self._ask(tool, text, chat_id)
+                return allowed
             finally:
                 self._turn.release()
         finally:
             if card is not None:
                 try:
                     card.set_waiting(False)
+                    answer.hold(card, not allowed)
                 except RuntimeError:  # the card went with its answer (the chat was left)
                     pass
 
-    def _card_asking(self, tool: str, text: str):
-        """The running card of the call this question is for, in the answer being written (None if none)."""
-        answer = getattr(self._parent, "_answer", None)
+    @staticmethod
+    def _card_asking(answer, tool: str, text: str):
+        """The running card of the call this question is for, in ``answer``, the one being written (None if none)."""
         for card in answer.cards() if answer is not None else ():
             if (card.status == "running" and not card.waiting and card.tool_name == tool
                     and card.query.strip() == text.strip()):

@@ -173,12 +173,14 @@ class SearchTabMixin:
 
     def _on_tab(self, index: int) -> None:
         """The Search tab shown: the keyboard goes to its question box (a click on the tab left it in the message
-        box, where the words typed went, and Ctrl+Shift+K left it on the tab bar), and results found before an
-        import or a Delete ended are searched again (see _search_again_if_stale). The Sources tab shown: the
-        panel's focus lands on the tab bar again."""
+        box, where the words typed went, and Ctrl+Shift+K left it on the tab bar), but not from the arrow keys
+        on the tab bar, which browse the tabs (Left went on in the box, never back to Sources); and results
+        found before an import or a Delete ended are searched again (see _search_again_if_stale). The Sources
+        tab shown: the panel's focus lands on the tab bar again."""
         searching = index == 1
         self.setFocusProxy(self.query_edit if searching else self.tabs)  # Ctrl+Shift+K focuses the panel
-        if searching and self.isVisible():
+        by_keys = self.tabs.tabBar().hasFocus() and not QApplication.mouseButtons()
+        if searching and self.isVisible() and not by_keys:
             self.query_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         self._search_again_if_stale(shown=True)  # (a tab chosen in a panel not shown yet, by a script)
 
@@ -190,8 +192,10 @@ class SearchTabMixin:
 
     def _search_again_if_stale(self, shown: bool) -> None:
         """Search again for the results listed, if sources changed since they were found and they are in sight
-        (the Search tab current, in a panel ``shown``): kept listed, where they were scrolled to, until replaced."""
-        if shown and self._stale and self._query.strip() and self.tabs.currentIndex() == 1:
+        (the Search tab current, in a panel ``shown``): kept listed, where they were scrolled to, until replaced.
+        Not while the keyboard is in the results: the passage being read stays (as _search_again_in_sight)."""
+        if (shown and self._stale and self._query.strip() and self.tabs.currentIndex() == 1
+                and not self.results.hasFocus()):
             self.run_search(self._query, again=True)
 
     def _search_again_in_sight(self, before: set[str]) -> None:

@@ -78,9 +78,10 @@ def _no_chat_model(attempt: Attempt) -> str:
 
 
 def _asks_for_key(attempt: Attempt) -> str:
-    """A server that runs but refuses to answer without an API key, named, with what to do."""
-    return (f"{_esc(attempt.asks_for_key())}. Press <b>{_esc(ENTER_KEY)}</b> and type the key it was started "
-            f"with (its {_code('--api-key')}), then Save.")
+    """A server that runs but refuses to answer without an API key, named when its answer said which it is,
+    with what to do."""
+    key = f"the key it was started with (its {_code('--api-key')})" if attempt.named else "its key"
+    return f"{_esc(attempt.asks_for_key())}. Press <b>{_esc(ENTER_KEY)}</b> and type {key}, then Save."
 
 
 def _stop_while_it_scrolls(scroll: QScrollArea, then: QWidget) -> None:
