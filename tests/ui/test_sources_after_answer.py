@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from tests.sse_server import Stream
+from tinyrag_desktop.engine.events import Done, Route, ToolFinished, ToolStarted
+from tinyrag_desktop.ui.answer import AnswerWidget
 
 from .conftest import ask_and_wait, tokens, wait_until
 from .test_denied_command import _shell
@@ -32,3 +34,26 @@ def test_no_sources_line_while_a_command_waits_for_approval(make_window, server,
     assert qloop.run(asked_then_answered(), timeout=40) == "done"
     answer = win.view.answers()[-1]
     assert answer.sources() == [page] and answer.sources_row.isVisible()
+
+
+def _used_second_and_third(text: str):
+    answer = AnswerWidget()
+    answer.on_route(Route("rag", "kb", ("rag_knowledge",), ("/notes/a.md", "/notes/b.md", "/notes/c.md")))
+    answer.tool_started(ToolStarted("c1", "calculate", "2+2"))
+    answer.tool_finished(ToolFinished("c1", "calculate", "2+2", "calculator", None, 7, "ok", 1, "2+2 = 4"))
+    answer.append_text(text)
+    answer.finish(Done(2, 1, 900, "…", ("/notes/b.md", "/notes/c.md")))  # the first file was not used
+    return answer
+
+
+def test_sources_an_answer_does_not_cite_are_numbered_from_one(qapp):
+    # "Sources [2] 02-tools.md [3] 04-settings.md", no [1]: the answer used the prompt's second and third files
+    # (by the words it repeats) and cited neither number.
+    answer = _used_second_and_third("Four, and the settings say so.")
+    assert [link.text() for link in answer.sources_row.links()] == ["[1] b.md", "[2] c.md"]
+    assert answer.to_markdown().endswith("Sources:\n\n- [1] /notes/b.md\n- [2] /notes/c.md\n")
+    answer.deleteLater()
+    # cited, the numbers are the answer's own: its [3] is c.md
+    cited = _used_second_and_third("Four [3].")
+    assert [link.text() for link in cited.sources_row.links()] == ["[2] b.md", "[3] c.md"]
+    cited.deleteLater()
