@@ -209,10 +209,10 @@ def source_anchors(route: Mapping[str, Any] | None, calls: Iterable[ToolCall]) -
 
 def answer_sources(route: Mapping[str, Any] | None, calls: Sequence[ToolCall], answer: str) -> list[SourceEntry]:
     """The Sources line's entries of ``answer``, with ``route`` and ``calls`` (see source_sets)."""
-    return _numbered_from_one(arrange(source_sets(route, calls), source_anchors(route, calls)), answer)
+    return numbered_from_one(arrange(source_sets(route, calls), source_anchors(route, calls)), answer)
 
 
-def _numbered_from_one(entries: list[SourceEntry], answer: str) -> list[SourceEntry]:
+def numbered_from_one(entries: list[SourceEntry], answer: str) -> list[SourceEntry]:
     """``entries`` numbered 1, 2, 3… in their order when ``answer`` cites none of their numbers: an answer that
     used the prompt's second and third files, and cited neither, listed "[2] tools.md [3] settings.md" with no
     [1]. The numbers the answer cites are kept, gaps and all: its "[3]" names the file listed as [3]."""
