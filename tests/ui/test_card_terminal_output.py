@@ -93,3 +93,4 @@ def test_a_go_run_whose_output_was_cut_shows_how_long_it_took(make_window, serve
     assert card.output_cut
     assert re.fullmatch(r"output cut · (\d+\.\d s|\d+ ms)", card.meta), card.meta
     assert card.accessibleName().endswith("done, output cut")
+    keep_picture(win, "go_card_output_cut.png")
