@@ -72,3 +72,14 @@ def test_ask_writes_no_escape_of_the_servers_error_body(tmp_path: Path) -> None:
     err = proc.stderr.decode()
     assert "overloaded \\x1b]0;PWNED\\x07\\x1b[2J\\x9b2J\\u202enow" in err, err
     assert _raw(err) == []
+
+
+def test_sources_the_answer_does_not_cite_are_numbered_from_one_as_in_the_window() -> None:
+    # "Sources:\n  [2] b.md\n  [3] c.md": the answer used the prompt's second and third files and cited neither.
+    from tinyrag_desktop.engine.events import Route
+
+    route = Route("rag", "kb", (), ("/n/a.md", "/n/b.md", "/n/c.md"))
+    _, err = _printed(route, Text("The settings say so."), Done(1, 0, 0, sources=("/n/b.md", "/n/c.md")))
+    assert err.endswith("Sources:\n  [1] /n/b.md\n  [2] /n/c.md\n"), err
+    _, err = _printed(route, Text("The settings say so [3]."), Done(1, 0, 0, sources=("/n/b.md", "/n/c.md")))
+    assert err.endswith("Sources:\n  [2] /n/b.md\n  [3] /n/c.md\n"), err  # cited: the answer's own numbers

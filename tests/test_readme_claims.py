@@ -267,3 +267,11 @@ def test_every_link_within_the_readme_leads_to_one_of_its_headings() -> None:
     links = re.findall(r"\]\(#([^)]+)\)", README)
     assert len(links) > 20  # the contents list and the cross-references
     assert [link for link in links if link not in anchors] == []
+
+
+def test_the_markup_read_of_a_page_is_the_one_the_readme_names() -> None:
+    # The 1 MB of markup url_fetch reads of a page was said nowhere: its note was the only word of it.
+    from tinyrag_desktop.tools.readable import MAX_HTML_CHARS
+
+    said = " ".join(README.split())
+    assert f"only its first {MAX_HTML_CHARS // 1_000_000} MB of markup is read" in said

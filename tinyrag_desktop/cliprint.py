@@ -13,6 +13,7 @@ from .cliterm import isatty as _isatty
 from .cliterm import json_line
 from .cliterm import same_file as _same_file
 from .engine.prompts import closing_note
+from .source_list import SourceEntry, cited_as, numbered_from_one
 from .tools.registry import SOURCE_TOOLS
 
 _ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
@@ -95,6 +96,7 @@ class TextPrinter:
         self.opening = True  # before the answer's first words: its blank lines are not printed
         self.sources: dict[str, None] = {}  # in order, each once
         self.numbers: dict[str, int] = {}  # the number the model was given for each document (see tools.rag)
+        self.said: list[str] = []  # the answer's text, for the numbers it cites (see _sources)
 
     # -- the answer ---------------------------------------------------------------------------------
 
@@ -241,6 +243,7 @@ class TextPrinter:
             text = event.text.lstrip("\r\n") if self.opening else event.text
             self.opening = self.opening and not text
             self._text(text)
+            self.said.append(text)
             self.answered = self.answered or bool(event.text.strip())
         elif name == "reasoning":  # not printed: the wait's line says the model is thinking
             self.thinking = True
@@ -256,6 +259,7 @@ class TextPrinter:
             self.pending = ""
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False
+            self.said = []
             self.opening = True
         elif name == "tool_writing":
             if event.dropped:  # shown as text: the next block may be written under its id
@@ -314,11 +318,14 @@ class TextPrinter:
         found = {**dict.fromkeys(event.sources), **self.sources}
         if found and self.answered:
             # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
-            numbered = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
+            # (numbered from 1 when the answer cites none of them, as the window's line: source_list)
+            order = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
+            numbered = numbered_from_one([SourceEntry(loc, (self.numbers[loc],) if loc in self.numbers else ())
+                                          for loc in order], "".join(self.said))
             # a file's name can hold escape codes or bidi controls: escaped, as the answer's are
             self.err.write("Sources:\n" + "".join(
-                f"  [{self.numbers[loc]}] {_one_line(loc)}\n" if loc in self.numbers else f"  {_one_line(loc)}\n"
-                for loc in numbered))
+                f"  {cited_as(entry.numbers) + ' ' if entry.numbers else ''}{_one_line(entry.location)}\n"
+                for entry in numbered))
             self.err.flush()
 
 

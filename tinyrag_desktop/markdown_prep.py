@@ -73,7 +73,7 @@ def code_spans(text: str) -> list[tuple[int, int, int]]:
 
 # A terminal's escape codes, as a program's output holds them: colours and cursor moves ("\\x1b[31m"), a window
 # title ("\\x1b]0;title\\x07"); and the other control characters, which show as no letter.
-_TERMINAL_CODE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+TERMINAL_CODE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -90,7 +90,7 @@ def without_terminal_codes(text: str) -> str:
     A log or a command's output quoted in an answer read "□[31merror□[0m" (Qt draws a box for ESC), a NUL a box."""
     if _CONTROL_RE.search(text) is None:
         return text
-    text = _TERMINAL_CODE_RE.sub("", text)
+    text = TERMINAL_CODE_RE.sub("", text)
     return _CONTROL_RE.sub(lambda m: chr(_STAND_IN + ord(m.group())), text)
 
 

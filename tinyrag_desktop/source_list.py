@@ -207,9 +207,22 @@ def source_anchors(route: Mapping[str, Any] | None, calls: Iterable[ToolCall]) -
     return found
 
 
-def answer_sources(route: Mapping[str, Any] | None, calls: Sequence[ToolCall]) -> list[SourceEntry]:
-    """The Sources line's entries of an answer with ``route`` and ``calls`` (see source_sets)."""
-    return arrange(source_sets(route, calls), source_anchors(route, calls))
+def answer_sources(route: Mapping[str, Any] | None, calls: Sequence[ToolCall], answer: str) -> list[SourceEntry]:
+    """The Sources line's entries of ``answer``, with ``route`` and ``calls`` (see source_sets)."""
+    return numbered_from_one(arrange(source_sets(route, calls), source_anchors(route, calls)), answer)
+
+
+def numbered_from_one(entries: list[SourceEntry], answer: str) -> list[SourceEntry]:
+    """``entries`` numbered 1, 2, 3… in their order when ``answer`` cites none of their numbers: an answer that
+    used the prompt's second and third files, and cited neither, listed "[2] tools.md [3] settings.md" with no
+    [1]. The numbers the answer cites are kept, gaps and all: its "[3]" names the file listed as [3]."""
+    numbered = [entry for entry in entries if entry.numbers]
+    have = {n for entry in numbered for n in entry.numbers}
+    if not numbered or any(entry.group for entry in numbered) or any(
+            have & set(range(first, last + 1)) for first, last in citations(answer)):
+        return entries
+    count = iter(range(1, len(numbered) + 1))
+    return [replace(entry, numbers=(next(count),)) if entry.numbers else entry for entry in entries]
 
 
 def sources_offered(state: str, route: Mapping[str, Any] | None) -> bool:
@@ -230,7 +243,7 @@ def message_sources(message: Any) -> tuple[list[SourceEntry], bool, tuple[int, .
     """A stored answer's Sources entries, as the window shows them when the chat is opened, whether they are
     only the passages given to the model (see sources_offered), and the numbers its text cites that none of
     them has (see unknown_citations)."""
-    entries = answer_sources(message.route, message.tools)
+    entries = answer_sources(message.route, message.tools, message.content)
     return entries, sources_offered(stored_state(message), message.route), unknown_citations(message.content,
                                                                                               entries)
 

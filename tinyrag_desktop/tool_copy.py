@@ -12,6 +12,7 @@ from .chats import StoredTool
 from .markdown_prep import code_spans
 from .tool_words import (DENIED_NOTE, NOTHING_FOUND, OUTPUT_CUT_WORD, for_a_person, found_nothing, off_note,
                          output_was_cut, result_words, source_is_the_tool, tool_title)
+from .tools.console_text import terminal_text
 from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
 from .written_calls import STOPPED_WRITING
@@ -85,7 +86,7 @@ def _error_words(tool: StoredTool) -> str:
 
 def _printed(tool: StoredTool) -> str:
     """What a failed Go program printed before its error, which its card shows under a heading of its own."""
-    return split_output(tool.error or "")[1].strip("\n") if tool.tool in KEEPS_OUTPUT else ""
+    return terminal_text(split_output(tool.error or "")[1]).strip("\n") if tool.tool in KEEPS_OUTPUT else ""
 
 
 def _in_block(tool: StoredTool) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .tools.nanogo_tool import OUTPUT_CUT
+from .tools.console_text import terminal_text
+from .tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_CUT
 from .tools.rag import EMPTY_MESSAGE, NO_MATCH, NOT_SEARCHED
 from .tools.shell import CUT_NOTE, status_note
 
@@ -69,7 +70,10 @@ def output_was_cut(tool: str, query: str, result: str) -> bool:
 
 def result_words(tool: str, result: str) -> str:
     """A call's result as a person reads it: the empty knowledge base's in the window's words, not the
-    model's (which ends with a command line), any other as it came."""
+    model's (which ends with a command line), a program's output as a terminal shows it (terminal_text: a chat
+    saved before the tools cleaned it held colour codes), any other as it came."""
+    if tool in KEEPS_OUTPUT:
+        return terminal_text(result)
     return EMPTY_KB_NOTE if tool == "rag_knowledge" and result.startswith(EMPTY_MESSAGE) else result
 
 

@@ -7,7 +7,7 @@ import math
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.tools.calculate import CalcError, calculate, evaluate
@@ -69,6 +69,7 @@ def test_a_character_not_read_is_pointed_at_wherever_it_is_and_whatever_spaces_c
     bad = data.draw(st.sampled_from(_NOT_READ))
     before = "".join(space + piece for space, piece in pieces[:cut]) + data.draw(_SPACES)
     expr = before + bad + "".join(space + piece for space, piece in pieces[cut:])
+    assume(not expr.rstrip().endswith("="))  # an expression may end with "=" ("2+2="): it is read without it
     column = len(before) - (len(before) - len(before.lstrip()))
     assert _refused(expr) == f"“{bad}” is not something the calculator understands (at position {column + 1})."
 

@@ -64,6 +64,16 @@ async def test_loopback_refused_when_private_addresses_are_off(server: LoopbackS
     assert server.seen == []  # refused before any connection
 
 
+async def test_a_refused_host_name_is_named_as_written(server: LoopbackServer, data_dir: Path) -> None:
+    # It said "127.0.0.1 is a loopback address" for http://localhost:…, an address nobody had written.
+    with pytest.raises(BlockedAddress) as refused:
+        await url_fetch(server.url("/secret", host="localhost"), ctx(data_dir, url_fetch_allow_private=False))
+    assert str(refused.value).startswith(("localhost (127.0.0.1) is a loopback address", "localhost (::1) is a loopback"))
+    with pytest.raises(BlockedAddress) as literal:  # an address written as one is named once
+        await url_fetch(server.url("/secret"), ctx(data_dir, url_fetch_allow_private=False))
+    assert str(literal.value).startswith("127.0.0.1 is a loopback address")
+
+
 async def test_loopback_allowed_when_private_addresses_are_on(server: LoopbackServer, data_dir: Path) -> None:
     url = server.static("/notes.txt", "local notes", "text/plain; charset=utf-8")
     result = await url_fetch(url, ctx(data_dir, url_fetch_allow_private=True))

@@ -22,7 +22,7 @@ def test_an_empty_knowledge_base_is_said_in_plain_words_beside_its_tick(make_win
     answer = win.view.answers()[-1]
     [card] = answer.cards()
     assert card.result.startswith(EMPTY_MESSAGE)  # the model was told its own words
-    assert (card.status, card.badge, card.meta) == ("done", "done", "nothing found")
+    assert (card.status, card.badge) == ("done", "done") and card.meta.startswith("nothing found · ")
     assert card.note == EMPTY_WORDS and card.accessibleName() == "Tool: Knowledge base, done, nothing found"
     assert card.accessibleDescription().startswith(f"done, nothing found. Query: return policy. Result: {EMPTY_WORDS}")
     assert card.details_text().endswith(f"Result:\n{EMPTY_WORDS}")
@@ -48,7 +48,7 @@ def test_a_search_that_matched_nothing_has_the_same_badge(qtbot):
         cards.append(answer.tool_finished(ToolFinished(f"c{n}", "rag_knowledge", "return policy", "", None,
                                                        len(result), "ok", 6, result)))
     unmatched, found = cards
-    assert (unmatched.badge, unmatched.meta, unmatched.status) == ("done", "nothing found", "done")
+    assert (unmatched.badge, unmatched.meta, unmatched.status) == ("done", "nothing found · 6 ms", "done")
     assert (found.badge, found.meta) == ("done", "6 ms")  # passages found: the tick
 
 
@@ -65,7 +65,7 @@ def test_a_search_of_only_common_words_is_not_searched_and_says_so_with_the_same
     answer.tool_started(ToolStarted("c0", "rag_knowledge", "what is it"))
     card = answer.tool_finished(ToolFinished("c0", "rag_knowledge", "what is it", "", None, len(result), "ok", 6,
                                              result))
-    assert (card.badge, card.meta, card.status) == ("done", "nothing found", "done")
+    assert (card.badge, card.meta, card.status) == ("done", "nothing found · 6 ms", "done")
     assert card.note == ("Not searched: these are all common words, which nearly every passage holds. The model "
                          "was asked to search with more specific ones.")
     assert "> ✓ **Knowledge base** `what is it` (nothing found)" in answer.copy_markdown()

@@ -36,7 +36,7 @@ def test_a_narrow_card_keeps_its_title_and_cuts_its_query(make_window, server, q
     RecordingPainter.drawn = []
     card.grab()
     drawn = RecordingPainter.drawn
-    assert "Knowledge base" in drawn and card.meta in drawn
+    assert "Knowledge base" in drawn and "nothing found" in drawn  # its time gave way
     [query] = [text for text in drawn if text.startswith("nonex")]
     assert query.endswith("…") and len(query) > 3
     keep_picture(win, "narrow_card.png")

@@ -388,8 +388,20 @@ def _plainly(value: Number) -> str:
 
 # The tool -------------------------------------------------------------------------------------------------
 
+# Full-width forms ("２＋２", "（３）", "１０％": an East Asian keyboard's) as their ASCII letters, one for one, so
+# that a position said still points at the character typed. Not all of NFKC: it makes "3²" the "32" it is not.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: " "}
+
+
+def as_written(expr: str) -> str:
+    """``expr`` as the calculator reads it: full-width forms as ASCII, and without the "=" a model often ends
+    an expression with ("2+2=")."""
+    return expr.strip().translate(_FULL_WIDTH).removesuffix("=").rstrip()
+
+
 def _evaluate(expr: str) -> tuple[Number, list[str]]:
-    expr = expr.strip()  # positions count from the first character shown, as the card shows the expression
+    # positions count from the first character shown, as the card shows the expression
+    expr = as_written(expr)
     if not expr:
         raise CalcError("There is no expression to calculate.")
     if len(expr) > MAX_LENGTH:
@@ -428,8 +440,9 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
     # In a worker thread: the answer's stream and the window go on while a big calculation is made, and
     # the tool's time limit can end the wait for it.
     shown = await asyncio.to_thread(calculate, query)
-    # "1000! ≈ 4.02…e+2567": a value shown to 15 digits has its own mark ("= ≈" said both).
-    mark = "" if shown.startswith("≈ ") else "= "
+    # "1000! ≈ 4.02…e+2567": a value shown to 15 digits has its own mark ("= ≈" said both), and so has an
+    # expression written with its "=" ("2+2= 4": "2+2= = 4" said it twice).
+    mark = "" if shown.startswith("≈ ") or query.strip().translate(_FULL_WIDTH).endswith("=") else "= "
     return ToolResult(f"{query.strip()} {mark}{shown}", source="calculator")
 
 

@@ -15,8 +15,13 @@ from __future__ import annotations
 import codecs
 import ctypes
 import locale
+import re
 import sys
 from typing import Any
+
+from ..cliterm import BIDI_CONTROLS
+from ..hidden_text import mark
+from ..markdown_prep import TERMINAL_CODE_RE
 
 _ON_WINDOWS = sys.platform == "win32"
 
@@ -66,3 +71,35 @@ def output_decoder() -> codecs.IncrementalDecoder:
 def output_text(data: bytes) -> str:
     """The whole of one stream of a command's output as text, its Windows line ends made "\\n"."""
     return output_decoder().decode(data, final=True).replace("\r\n", "\n")
+
+
+# What a terminal does not print as a letter: control characters (C0, DEL, C1) other than a line break and a tab,
+# and the bidi controls, which reorder what follows them ("\u202eevil" read "live").
+_UNSHOWN_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f%s]" % "".join(sorted(BIDI_CONTROLS)))
+
+
+def _overwritten(line: str) -> str:
+    """A line as a terminal leaves it: each carriage return goes back to its start, and what follows writes over
+    it ("progress 9%\rprogress 10%" shows "progress 10%")."""
+    shown = ""
+    for part in line.split("\r"):
+        shown = part + shown[len(part):]
+    return shown
+
+
+def _symbol(ch: str) -> str:
+    code = ord(ch)
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else mark(ch)  # "␛", "␡", ‹U+202E›
+
+
+def terminal_text(text: str) -> str:
+    """A program's output as a terminal shows it, for the model and the card alike: its escape codes (colours,
+    cursor moves, a window title) left out, each line as its carriage returns left it (a progress counter's last
+    state), any other control character as its symbol ("␇") and a bidi control as a mark (‹U+202E›). A card
+    showed "▯[31mred▯[0m", a progress line as 100 lines, and "\u202eevil" as "live"."""
+    if _UNSHOWN_RE.search(text) is None:
+        return text
+    text = TERMINAL_CODE_RE.sub("", text).replace("\r\n", "\n")
+    if "\r" in text:
+        text = "\n".join(_overwritten(line) for line in text.split("\n"))
+    return _UNSHOWN_RE.sub(lambda m: _symbol(m.group()), text)

@@ -203,14 +203,16 @@ def address_problem(ip: IPAddress) -> str | None:
     return None
 
 
-def check_address(ip: IPAddress, policy: FetchPolicy) -> None:
-    """Raise BlockedAddress unless ``policy`` lets a connection go to ``ip``."""
+def check_address(ip: IPAddress, policy: FetchPolicy, host: str = "") -> None:
+    """Raise BlockedAddress unless ``policy`` lets a connection go to ``ip``; the reason names ``host``, the
+    name the URL gave, before it: "localhost (127.0.0.1) is a loopback address" (the address alone named
+    something neither the user nor the model wrote)."""
     if policy.allow_private or any(ip in net for net in policy.trusted_networks):
         return
     problem = address_problem(ip)
     if problem:
         raise BlockedAddress(
-            f"{ip} is {problem}; url_fetch does not reach such addresses unless 'Let URL fetch reach "
+            f"{f'{host} ({ip})' if host else ip} is {problem}; url_fetch does not reach such addresses unless 'Let URL fetch reach "
             "private addresses' (url_fetch_allow_private) is on in Settings.")
 
 
@@ -247,7 +249,7 @@ async def resolve_checked(url: httpx.URL, policy: FetchPolicy, resolver: Resolve
         raise FetchError(f"The host name {host} has no address.")
     # All of them, not just the first: a name that mixes a public and a private address is refused.
     for ip in addresses:
-        check_address(ip, policy)
+        check_address(ip, policy, host)
     return addresses[0]
 
 

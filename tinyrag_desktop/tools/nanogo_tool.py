@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .console_text import terminal_text
 from .errors import ToolError
 from .netutil import timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec, output_teller
@@ -80,21 +81,22 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
                                         on_output=_teller(ctx.output))
     except SandboxError as exc:  # the worker did not start: the model and the card read why
         raise ToolError(f"The nanoGo sandbox could not start: {exc}.") from exc
+    printed = terminal_text(res.stdout)  # as a terminal shows it, to the model as on the card
     if res.status == "ok":
-        return ToolResult(res.stdout if res.stdout else "(no output)", "nanoGo")
+        return ToolResult(printed if printed else "(no output)", "nanoGo")
     if res.status == "compile_error":
         raise ToolError("compile error:\n" + res.stderr.strip())
     text = res.stderr.strip()
     if res.status == "limit" and text.startswith(_OUTPUT_LIMIT):
-        return ToolResult(f"{res.stdout.rstrip()}\n\n{OUTPUT_CUT}", "nanoGo")
+        return ToolResult(f"{printed.rstrip()}\n\n{OUTPUT_CUT}", "nanoGo")
     if res.status == "limit" and text.startswith(_TIME_LIMITS):
         # The sandbox stops a little before the engine would, so that this sentence is the one read; it
         # names the limit the user set ("killed after 9.5s" matched neither the setting nor the card's time).
         text = f"The program did not finish within {timeout_words(timeout)} and was stopped."
     if res.status == "panic":
         text = text.split("\n\ngoroutine ")[0]
-    if res.stdout:
-        text = f"{text}{OUTPUT_BEFORE}{res.stdout}"
+    if printed:
+        text = f"{text}{OUTPUT_BEFORE}{printed}"
     raise ToolError(text)
 
 

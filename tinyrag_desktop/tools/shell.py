@@ -26,7 +26,7 @@ from ..crash_codes import crash_words, exit_words
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
 from ..winjob import OwnJob, adopted, own_job
-from .console_text import output_decoder, output_text
+from .console_text import output_decoder, output_text, terminal_text
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolRegistry, ToolResult, ToolSpec, output_teller
@@ -342,12 +342,13 @@ def _retrieve(future: asyncio.Future[object]) -> None:
 
 def _format_output(out: bytes | bytearray, err: bytes | bytearray, max_chars: int) -> str:
     # A long output keeps its start and its end, the lines in between left out: a command's end (its
-    # error, its summary) is what matters most, and it was the part cut off.
+    # error, its summary) is what matters most, and it was the part cut off. The model reads it as the card
+    # shows it (terminal_text): no colour codes, a progress line's last state.
     parts = []
     if out:
-        parts.append("\n--- stdout ---\n" + cut_middle(output_text(bytes(out)).rstrip("\n"), max_chars))
+        parts.append("\n--- stdout ---\n" + cut_middle(terminal_text(output_text(bytes(out))).rstrip("\n"), max_chars))
     if err:
-        parts.append("\n--- stderr ---\n" + cut_middle(output_text(bytes(err)).rstrip("\n"), max_chars))
+        parts.append("\n--- stderr ---\n" + cut_middle(terminal_text(output_text(bytes(err))).rstrip("\n"), max_chars))
     return "".join(parts)
 
 

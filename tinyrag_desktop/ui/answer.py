@@ -326,7 +326,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         if any(ev.anchors):
             self._anchors[ev.id] = tuple(ev.anchors)
         self._fold(card)
-        self._update_sources()
+        if not self._streaming:  # live, the Sources line comes once the answer is complete (show_route_sources)
+            self._update_sources()
         return card
 
     def _fold(self, card: ToolCard) -> None:

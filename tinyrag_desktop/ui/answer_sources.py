@@ -38,7 +38,7 @@ class SourcesMixin:
 
     def _update_sources(self) -> None:
         # as the chat history holds the answer: a copy and an export list what the line lists
-        entries = answer_sources(self._route if self._route_shown else None, self.stored_tools())
+        entries = answer_sources(self._route if self._route_shown else None, self.stored_tools(), self.content())
         if entries or self._sources is not None:  # many answers have none: no row for them
             unknown = () if self._streaming else unknown_citations(self.content(), entries)
             self.sources_row.set_entries(entries, unknown)

@@ -8,6 +8,7 @@ from PySide6.QtCore import Property, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
+from ..tools.console_text import terminal_text
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
 from ..tool_words import (DENIED_NOTE, LIMIT, NOTHING_FOUND, OUTPUT_CUT_WORD, for_a_person, found_nothing,
                           limit_setting, off_note, output_was_cut, sentence, split_advice, tool_title, window_words)
@@ -190,6 +191,10 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         its ✓ has "output cut" beside it, in the warning colour, and the note under it says what was kept."""
         return self._phase == "done" and output_was_cut(self._tool, self._query, self._result)
 
+    def _tick_word(self) -> str:
+        """The word beside the ✓ of a search that found nothing or a run whose output was cut ("" for others)."""
+        return NOTHING_FOUND if self.nothing_found else OUTPUT_CUT_WORD if self.output_cut else ""
+
     @property
     def badge(self) -> str:
         """The state the header's badge shows: ✓ done, ✗ error (a denied command too, as the engine says it),
@@ -314,7 +319,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _printed(self) -> str:
         """The output a Go program or a command printed before its error or a Stop ("" for anything else)."""
-        return split_output(self._error or "")[1] if self._tool in KEEPS_OUTPUT else ""
+        return terminal_text(split_output(self._error or "")[1]) if self._tool in KEEPS_OUTPUT else ""
 
     def _value(self) -> str:
         """A calculation's result after its expression (" = 33"), when short: shown on the closed card."""
@@ -352,11 +357,10 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self._meta_text = {STOPPED: "stopped", STOPPED_WRITING: "stopped"}.get(said, "skipped")
         elif self._phase != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
-            self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
-            if self.nothing_found:  # beside its badge, as "stopped" or "off" is: the note under it says why
-                self._meta_text = NOTHING_FOUND
-            elif self.output_cut:
-                self._meta_text = OUTPUT_CUT_WORD
+            took = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
+            # beside its badge, as "stopped" or "off" is, and its time after it as every finished card's (a cut
+            # Go run had none): the note under it says why
+            self._meta_text = " · ".join(filter(None, (self._tick_word(), took)))
         if error and self._phase in ("error", "skipped"):
             self._note_text = one_line(self._reason() if self.denied or off
                                         else for_a_person(self._error_words(), self._tool))
@@ -407,7 +411,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self.refresh_details()
 
     def printed_so_far(self) -> str:
-        return "".join(self._printed_so_far)
+        """What the program printed until now, as a terminal shows it (terminal_text)."""
+        return terminal_text("".join(self._printed_so_far))
 
     def mark_stopped(self) -> None:
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state. What it
@@ -432,8 +437,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
-        if self.nothing_found or self.output_cut:  # the tick's word, and the one beside it
-            words += f", {self._meta_text}"
+        if self._tick_word():  # the tick's word, and the one beside it
+            words += f", {self._tick_word()}"
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(input_line(q) for q in self._inputs())[:400]}"

@@ -15,6 +15,7 @@ from .icons import paint_badge, spinner_angle, tool_pixmap
 from .theme import colors
 
 _PAD, HEADER_ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
+_INPUT_ROOM = 120  # pixels kept for the input beside the title before a word's time (see _paint_header) gives way
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 RUNNING = "running"  # beside a running card's spinner, with the seconds so far (see running_words)
 _CLOCK_MS = 1000  # how often a running card's seconds move on: once a second, not at each token
@@ -221,9 +222,14 @@ class HeaderMixin:
         if self._meta_text:
             painter.setFont(self._small)
             painter.setPen(c.warn if self.output_cut else c.muted)
-            meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
+            meta = self._meta_text
+            # "output cut · 0.4 s" in a narrow card: the time gives way, so that the title and the input keep room
+            if " · " in meta and (right - painter.fontMetrics().horizontalAdvance(meta) - x
+                                  < QFontMetrics(self._bold).horizontalAdvance(self._names()) + _INPUT_ROOM):
+                meta = meta.split(" · ", 1)[0]
+            meta_w = painter.fontMetrics().horizontalAdvance(meta)
             painter.drawText(QRectF(right - meta_w, top, meta_w, row),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, meta)
             right -= meta_w + 10
         painter.setFont(self._bold)
         painter.setPen(c.text)
