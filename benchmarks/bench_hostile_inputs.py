@@ -1,5 +1,9 @@
 """Hostile inputs a fuzzer found slow, at growing sizes: each time should grow about as its size does.
 
+Among them, files imported into a knowledge base: a minified line of "Key=value;" pairs looked through for
+secrets (80 KB took 17 s, the square of its length) and a C line "a * b * c * …" cut into definitions (twice
+as long for each factor more).
+
 The answers at the end are shown in a window-sized chat view, offscreen: a single line with no break, a line
 of code, a table row of many columns, "&amp;" written many times in one paragraph. Each is shown whole, as a
 chat opened again shows it (its CPU time, and the longest the window could not answer, target <= 100 ms), then
@@ -21,8 +25,10 @@ from stalls import Stalls
 
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.engine.llm_stream import NativeCalls, message_deltas
+from tinyrag_desktop.kb.code_split import split_code
 from tinyrag_desktop.kb.data_formats import read_csv
 from tinyrag_desktop.kb.readers import file_type, read_bytes
+from tinyrag_desktop.kb.secret_values import hide_secrets
 from tinyrag_desktop.tools.nanogo.errors import CompileError
 from tinyrag_desktop.tools.nanogo.parse import parse
 from tinyrag_desktop.tools.readable import to_readable
@@ -53,6 +59,14 @@ def csv_quotes(size: int) -> None:
 def xml_declaration(size: int) -> None:
     to_readable(b'<?xml version="1' + b"\n" * size + b'.0" enc', "text/html", "http://x/", truncated=False,
                 max_chars=20_000)
+
+
+def secret_pairs(size: int) -> None:
+    hide_secrets("password=hunter2x9;" + "Ab Cd=e;" * (size // 8) + "\n")
+
+
+def c_product(size: int) -> None:
+    split_code("static const long size =\n    total " + "* factor " * size + ";\n", "c")
 
 
 def nanogo_operators(size: int) -> None:
@@ -135,6 +149,8 @@ CASES: list[tuple[str, Callable[[int], None], list[int]]] = [
     ("Markdown backticks", backticks, [8_000, 80_000, 800_000]),
     ("CSV quotes in a field", csv_quotes, [2_000, 20_000, 200_000]),
     ("open XML declaration (line ends)", xml_declaration, [60_000, 600_000]),
+    ("Key=value; pairs on a line (chars)", secret_pairs, [80_000, 160_000, 320_000]),
+    ("C line 'a * b * c' (factors)", c_product, [21, 42, 84]),
     ("nanoGo &^ operators", nanogo_operators, [6_000, 12_000, 24_000]),
     ("answer: a line with no break (chars)", long_line, [200_000, 2_000_000]),
     ("  the same streamed", streamed(long_line), [200_000, 2_000_000]),

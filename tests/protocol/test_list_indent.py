@@ -4,11 +4,11 @@ one in a true indented code block stays text; the think splitter reads a bare </
 
 from __future__ import annotations
 
-import time
+import re
 
 import pytest
 
-from tinyrag_desktop.protocol import ThinkSplitter, XMLParseState
+from tinyrag_desktop.protocol import ThinkSplitter, XMLParseState, markdown_context
 from tinyrag_desktop.protocol.markdown_context import WINDOW
 from tinyrag_desktop.protocol.think import CLOSED
 
@@ -80,19 +80,38 @@ def test_an_underline_with_no_paragraph_above_is_a_paragraph_and_the_next_line_c
         assert (CLOSED, "") in pieces + splitter.finish(), size
 
 
-def test_deeply_nested_lists_are_read_in_linear_time() -> None:
-    # each line four columns in read back up to 32 lines, each with hundreds of items open: a 200 kB answer
-    # took seconds to parse, the window frozen meanwhile
-    text = ("- " * 450 + "x\n" + "    x\n" * 30) * 200  # 216 kB
-    start = time.process_time()
+class _CountedMatches:
+    """A compiled pattern whose ``match`` calls are counted: the work a reader does, line by line."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def match(self, *args: object) -> re.Match[str] | None:
+        self.calls += 1
+        return self.pattern.match(*args)
+
+
+def _list_markers_matched(items: _CountedMatches, text: str) -> int:
+    """How many times the parser and the think splitter, fed ``text`` in pieces, match a line for list markers."""
+    items.calls = 0
     state = XMLParseState()
-    for i in range(0, len(text), 64):
-        state.feed(text[i : i + 64])
-    state.finish()
-    parsed = time.process_time()
     splitter = ThinkSplitter()
     for i in range(0, len(text), 64):
+        state.feed(text[i : i + 64])
         splitter.feed(text[i : i + 64])
+    state.finish()
     splitter.finish()
-    split = time.process_time()
-    assert parsed - start < 1.0 and split - parsed < 1.0, (parsed - start, split - parsed)
+    return items.calls
+
+
+def test_deeply_nested_lists_are_read_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each line four columns in read back up to 32 lines, each with hundreds of items open: a 200 kB answer
+    # took seconds to parse, the window frozen meanwhile. Each line is read once: a line more under the list
+    # items costs a match or two, not one for each item above it.
+    items = _CountedMatches(markdown_context._ITEM)
+    monkeypatch.setattr(markdown_context, "_ITEM", items)
+    matched = {}
+    for read_back in (1, 30, 60):
+        matched[read_back] = _list_markers_matched(items, ("- " * 450 + "x\n" + "    x\n" * read_back) * 20)
+    assert matched[1] >= 20 * 100, matched  # each line of items is read
+    assert matched[30] - matched[1] <= 2 * 20 * 29 and matched[60] - matched[30] <= 2 * 20 * 30, matched
