@@ -39,7 +39,8 @@ def test_an_error_body_is_said_in_the_servers_words(body: Any, said: str) -> Non
 
 
 @pytest.mark.parametrize("data, said", [
-    ({"error": True, "message": "Model failed to load"}, ". The text so far is kept. The server said: Model failed to load"),
+    ({"error": True, "message": "Model failed to load"},
+     ". The text so far is kept. The server said: Model failed to load"),
     ({"error": 1, "message": "x"}, ". The text so far is kept. The server said: x"),
 ])
 def test_an_error_flag_in_the_stream_is_said_with_its_message(data: Any, said: str) -> None:

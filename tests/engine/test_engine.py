@@ -124,7 +124,8 @@ async def test_an_answer_ended_by_the_per_answer_limit_names_that_limit_not_the_
     assert len(llm.requests) == 4 and events[-1].tools_run == 5
     said = visible(events)
     assert "the model's last tool call was not run (limit reached: at most 5 tool calls per answer)" in said
-    assert "raise “Tool calls per answer” in Settings → Limits (or --max-tools-total) to allow more tool calls." in said
+    assert "raise “Tool calls per answer” in Settings → Limits (or --max-tools-total) to allow more tool calls." \
+        in said
     assert "Rounds after the first" not in said and "--max-continuations" not in said
 
 

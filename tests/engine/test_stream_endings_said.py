@@ -56,7 +56,8 @@ async def test_an_error_event_whose_data_is_not_json_says_its_words(llm, make_en
 
 
 STOPPED = "model runner has unexpectedly stopped, this may be due to resource limitations"
-OLLAMA_FAILED = f"The model server reported an error during the answer. The text so far is kept. The server said: {STOPPED}"
+KEPT = "The model server reported an error during the answer. The text so far is kept."
+OLLAMA_FAILED = f"{KEPT} The server said: {STOPPED}"
 
 
 @pytest.mark.parametrize("error", [
@@ -84,7 +85,7 @@ async def test_a_bare_error_line_comes_after_the_words_before_it(llm, make_engin
     llm.queue(Raw(WORDS + [ending], scatter=True))
     events = await run(make_engine())
     (err,) = of(events, EngineError)
-    assert err.message == f"The model server reported an error during the answer. The text so far is kept. The server said: {said}"
+    assert err.message == f"{KEPT} The server said: {said}"
     assert visible(events) == words and events[-1].transcript == words
 
 
