@@ -10,12 +10,13 @@ import httpx
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.sse_server import Raw, ScriptedLLMServer
-from tinyrag_desktop.engine.errors import BadResponse, ServerFailed
+from tests.sse_server import Raw, ScriptedLLMServer, Status
+from tinyrag_desktop.engine.errors import BadResponse, LLMError, ServerFailed
 from tinyrag_desktop.engine.llm import LLMClient
 from tinyrag_desktop.engine.llm_stream import message_deltas
 from tinyrag_desktop.firstrun import probe_url
 from tinyrag_desktop.server_said import model_names, server_message
+from tinyrag_desktop.tool_words import settings_field
 
 
 @pytest.mark.parametrize("body, said", [
@@ -38,8 +39,9 @@ def test_an_error_body_is_said_in_the_servers_words(body: Any, said: str) -> Non
 
 
 @pytest.mark.parametrize("data, said", [
-    ({"error": True, "message": "Model failed to load"}, ": Model failed to load. The text so far is kept."),
-    ({"error": 1, "message": "x"}, ": x. The text so far is kept."),
+    ({"error": True, "message": "Model failed to load"},
+     ". The text so far is kept. The server said: Model failed to load"),
+    ({"error": 1, "message": "x"}, ". The text so far is kept. The server said: x"),
 ])
 def test_an_error_flag_in_the_stream_is_said_with_its_message(data: Any, said: str) -> None:
     with pytest.raises(ServerFailed) as caught:
@@ -51,15 +53,41 @@ def test_an_error_event_of_a_json_text_is_said() -> None:
     # '"out of memory"' as an error event's data was dropped, and the answer looked finished
     with pytest.raises(ServerFailed) as caught:
         message_deltas('"out of memory"', "error")
-    assert str(caught.value) == "The model server reported an error during the answer: out of memory"
+    assert str(caught.value) == "The model server reported an error during the answer. The server said: out of memory"
 
 
 def test_an_error_with_the_url_hint_has_a_full_stop_before_it() -> None:
-    # "…(POST /chat/completions) Check that the Server URL ends with /v1."
+    # "…(POST /chat/completions) Check that the Server URL ends with /v1.": the hint, ours, before the server's words
     with pytest.raises(ServerFailed) as caught:
         message_deltas(json.dumps({"error": "Unexpected endpoint or method. (POST /chat/completions)"}))
-    assert str(caught.value) == ("The model server reported an error during the answer: Unexpected endpoint or "
-                                 "method. (POST /chat/completions). Check that the Server URL ends with /v1.")
+    assert str(caught.value) == ("The model server reported an error during the answer. Check that the Server URL ends "
+                                 "with /v1. The server said: Unexpected endpoint or method. (POST /chat/completions)")
+
+
+# A server's words that name a setting of its own: "Open Settings" put the cursor in the API key field
+PROXY = "Upstream API key expired: renew it in Settings on the proxy's page."
+
+
+@pytest.mark.parametrize("reply, model, words", [
+    (Raw([json.dumps({"error": PROXY}) + "\n"]), "m", "The model server reported an error during the answer."),
+    (Raw(["data: " + json.dumps({"choices": [{"delta": {"content": "Hi"}}]}) + "\n\n",
+          "data: " + json.dumps({"error": {"message": PROXY}}) + "\n\n"]), "m",
+     "The model server reported an error during the answer. The text so far is kept."),
+    (Status(404, {"error": {"message": "No models loaded. " + PROXY}}), "m", "The server has no model loaded."),
+    (Status(404, {"error": {"message": "model not found. " + PROXY}}), "m", "The server has no model called “m”."),
+    (Raw([json.dumps({"note": PROXY})], content_type="application/json"), "m", "JSON that holds no answer."),
+], ids=["stream error", "stream error after words", "no model loaded", "no such model", "json without answer"])
+async def test_a_setting_in_the_servers_words_is_not_taken_for_ours(reply: Any, model: str, words: str) -> None:
+    with ScriptedLLMServer(models=()) as server:
+        server.queue(reply)
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(LLMError) as caught:
+                async for _ in LLMClient(http, server.base_url).stream_chat([{"role": "user", "content": "Hi"}],
+                                                                             model=model):
+                    pass
+    ours, theirs = str(caught.value).split(" The server said: ", 1)
+    assert words in ours and "Upstream API key expired" in theirs
+    assert settings_field(str(caught.value)) is None
 
 
 @pytest.mark.parametrize("payload, names", [

@@ -115,6 +115,20 @@ async def test_continuation_cap(llm, make_engine) -> None:
     assert "still calling" not in events[-1].transcript  # the app's words, not the model's
 
 
+async def test_an_answer_ended_by_the_per_answer_limit_names_that_limit_not_the_rounds(llm, make_engine) -> None:
+    # The calls ran out, not the rounds: the note said to raise “Rounds after the first”, and more rounds
+    # would only have been refused the same way.
+    rounds = [[f"{i}+{n}" for n in range(count)] for i, count in enumerate([3, 4, 1, 1])]
+    llm.queue(*[Stream(tokens("".join(block("calculate", q) for q in qs))) for qs in rounds])
+    events = await collect(make_engine(EngineConfig(max_tools_total=5, max_tools_per_round=3, max_continuations=3)))
+    assert len(llm.requests) == 4 and events[-1].tools_run == 5
+    said = visible(events)
+    assert "the model's last tool call was not run (limit reached: at most 5 tool calls per answer)" in said
+    assert "raise “Tool calls per answer” in Settings → Limits (or --max-tools-total) to allow more tool calls." \
+        in said
+    assert "Rounds after the first" not in said and "--max-continuations" not in said
+
+
 async def test_the_results_that_start_the_last_round_say_it_is_the_last(llm, make_engine) -> None:
     # The model was never told: it called a tool in its last round, and the answer ended on the card.
     llm.queue(*[Stream(tokens(block("echo", f"r{i}"))) for i in range(2)], Stream(["It echoes r0 and r1."]))

@@ -145,7 +145,7 @@ async def test_lm_studio_with_no_model_loaded_is_not_said_to_lack_the_model_aske
                     async for _ in LLMClient(http, server.base_url).stream_chat(
                             [{"role": "user", "content": "Hi"}], model="qwen"):
                         pass
-        assert str(caught.value) == f"The server has no model loaded: {said}"
+        assert str(caught.value) == f"The server has no model loaded. The server said: {said}"
 
 
 def answering(body: str | bytes, content_type: str = "application/json", status: int = 200,

@@ -129,7 +129,7 @@ async def test_a_reply_that_starts_with_a_byte_order_mark_is_read_from_its_first
     (Raw([chunk({"content": "Part"}), "event: error\ndata: {}\n\n"]),
      "The model server reported an error during the answer without saying what it was. The text so far is kept."),
     (Raw([chunk({"content": "Part"}), 'data: {"error": {"message": "", "type": "server_error"}}\n\n']),
-     "The model server reported an error during the answer: server_error. The text so far is kept."),
+     "The model server reported an error during the answer. The text so far is kept. The server said: server_error"),
     (Status(500, {"error": {"message": "", "type": "server_error"}}),
      "The model server failed (500) and could not answer. The server said: server_error"),
     (Status(500, '{"error": ' + '{"message": ' * 900 + '"out of memory"' + "}" * 901),  # nested, 900 deep

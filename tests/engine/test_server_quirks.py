@@ -162,8 +162,8 @@ async def test_an_error_in_the_stream_after_words_says_the_servers_words_and_kee
     events = await run(make_engine())
     (err,) = of(events, EngineError)
     assert err.kind == "server_error"
-    assert err.message == ("The model server reported an error during the answer: CUDA error: an illegal memory "
-                           "access was encountered. The text so far is kept.")
+    assert err.message == ("The model server reported an error during the answer. The text so far is kept. "
+                           "The server said: CUDA error: an illegal memory access was encountered")
     assert visible(events) == "Partial answer" and events[-1].transcript == "Partial answer"
 
 

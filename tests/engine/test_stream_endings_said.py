@@ -50,13 +50,14 @@ async def test_an_error_event_whose_data_is_not_json_says_its_words(llm, make_en
     llm.queue(Raw(WORDS + ["event: error\ndata: CUDA error: out of memory\n\n"], scatter=True))
     events = await run(make_engine())
     (err,) = of(events, EngineError)
-    assert err.message == ("The model server reported an error during the answer: CUDA error: out of memory. "
-                           "The text so far is kept.")
+    assert err.message == ("The model server reported an error during the answer. The text so far is kept. "
+                           "The server said: CUDA error: out of memory")
     assert visible(events) == "Hello world"
 
 
 STOPPED = "model runner has unexpectedly stopped, this may be due to resource limitations"
-OLLAMA_FAILED = f"The model server reported an error during the answer: {STOPPED}. The text so far is kept."
+KEPT = "The model server reported an error during the answer. The text so far is kept."
+OLLAMA_FAILED = f"{KEPT} The server said: {STOPPED}"
 
 
 @pytest.mark.parametrize("error", [
@@ -84,7 +85,7 @@ async def test_a_bare_error_line_comes_after_the_words_before_it(llm, make_engin
     llm.queue(Raw(WORDS + [ending], scatter=True))
     events = await run(make_engine())
     (err,) = of(events, EngineError)
-    assert err.message == f"The model server reported an error during the answer: {said}. The text so far is kept."
+    assert err.message == f"{KEPT} The server said: {said}"
     assert visible(events) == words and events[-1].transcript == words
 
 

@@ -100,9 +100,9 @@ _SECOND = [
     (Raw([": keep-alive\n\n"]), "The answer was cut off: the server closed the stream before the model finished. "
                                 "The text so far is kept."),
     (Raw(["data: " + json.dumps({"error": {"message": "out of memory"}}) + "\n\n"]),
-     "The model server reported an error during the answer: out of memory. The text so far is kept."),
+     "The model server reported an error during the answer. The text so far is kept. The server said: out of memory"),
     (Raw([json.dumps({"error": {"message": "out of memory"}})], content_type="application/json"),
-     "The model server reported an error during the answer: out of memory. The text so far is kept."),
+     "The model server reported an error during the answer. The text so far is kept. The server said: out of memory"),
 ]
 
 

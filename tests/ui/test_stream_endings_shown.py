@@ -18,8 +18,8 @@ HELLO = ['data: {"choices": [{"delta": {"content": "Hello "}}]}\n\n',
     (["event: error\n\n", "data: [DONE]\n\n"],  # it passed for a whole answer
      "The model server reported an error during the answer without saying what it was. The text so far is kept."),
     ([json.dumps({"error": "model runner has unexpectedly stopped"}) + "\n"],  # Ollama's, without "data:"
-     "The model server reported an error during the answer: model runner has unexpectedly stopped. The text so "
-     "far is kept."),
+     "The model server reported an error during the answer. The text so far is kept. The server said: model "
+     "runner has unexpectedly stopped"),
 ], ids=["error event without data", "json error line"])
 def test_a_failure_in_the_stream_is_said_under_the_text_that_came(make_window, server, qloop, ending, said) -> None:
     server.queue(Raw(HELLO + ending, scatter=True))

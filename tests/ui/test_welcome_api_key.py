@@ -83,6 +83,26 @@ def test_a_first_start_names_the_server_and_opens_settings_at_its_key(make_windo
         assert win.settings["base_url"] == vllm.base_url and win.settings["api_key"] == "sk-local"
 
 
+def test_on_a_first_start_the_status_bar_names_the_server_that_asks_for_a_key(make_window, qloop):
+    # The page said "vLLM is running at … but asks for an API key" while the status bar said
+    # "Server: 127.0.0.1:11434 · unreachable" in red: it checked the address the first run started with.
+    with ScriptedLLMServer(models=("qwen2.5",)) as vllm:
+        port = free_port()
+        first = f"http://127.0.0.1:{port}/v1"  # (the default address, on a real first start)
+        win = make_window(first, probe=_locked_vllm(vllm), chat_model="")
+        win.welcome.first_run()
+        qloop.run(wait_until(lambda: win.welcome.panel is not None and win.welcome.panel.key_button.isVisible()))
+        qloop.run(wait_until(lambda: win.status.server.text() == f"Server: {vllm.base_url}"
+                             and win.status.reach.text() == "API key refused"))
+        assert win.status.state == "warn" and win.welcome.visible()
+        assert win.settings["base_url"] == first  # nothing saved until a key is entered
+        # the settings' address is still asked: an Ollama started there with a model is used at the next check
+        with ScriptedLLMServer(models=("llama3.2:latest",), port=port) as ollama:
+            win.welcome._again.timeout.emit()  # the check every 10 s
+            qloop.run(wait_until(lambda: not win.welcome.visible() and win.status.state == "ok"))
+            assert win.status.server.text() == f"Server: {ollama.base_url}"
+
+
 @pytest.mark.parametrize("field", ["api_key", "chat_model", "base_url"])
 def test_an_errors_open_settings_puts_the_cursor_in_the_field_to_fix(make_window, qloop, field):
     with ScriptedLLMServer(models=("llama3.2",)) as server:

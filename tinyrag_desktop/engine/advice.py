@@ -215,6 +215,10 @@ def renamed(called: str, spec: ToolSpec) -> str:
 
 # The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
 ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
+# The settings (and flags) that allow more tool calls, by the limit a skipped call's reason names
+# ("limit reached: at most 5 tool calls per answer"): more rounds would only be refused the same way.
+CALLS_SETTINGS = {"answer": "“Tool calls per answer” in Settings → Limits (or --max-tools-total)",
+                  "round": "“Tool calls per round” in Settings → Limits (or --max-tools-per-round)"}
 
 
 def rounds(cfg: EngineConfig) -> str:
@@ -248,6 +252,8 @@ def ended_waiting_note(results: Sequence[tuple[str, str, str, str, str]], cfg: E
             why = "the model only repeated a tool call that had already run"
         else:
             why = f"the model's last tool call was not run ({last.rstrip('.')})"
+            if last.startswith("limit reached:") and (per := last.rstrip(".").rsplit(" ", 1)[-1]) in CALLS_SETTINGS:
+                more = f"Ask again to go on, or raise {CALLS_SETTINGS[per]} to allow more tool calls."
         note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {most})."
     else:
         note = (f"The answer ends here: the model was still calling tools at the limit of {most}, so it could "

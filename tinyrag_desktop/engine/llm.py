@@ -309,8 +309,8 @@ class LLMClient:
                 raise _sent_nothing(begun)
             deltas = whole_deltas(text, begun)
             if not deltas:
-                raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
-                                  f"{text.strip()[:120]!r}")
+                raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer. "
+                                  f"The server said: {text.strip()[:120]!r}")
             for delta in deltas:  # before the rest is read: a connection held open kept the answer DONE_GRACE
                 yield delta
             if ended:
@@ -455,9 +455,9 @@ class LLMClient:
                 )
             if "no models loaded" in said or "no model loaded" in said:
                 # LM Studio with nothing loaded: the model's name is not what is wrong
-                return ModelNotFound(f"The server has no model loaded: {message}", models)
+                return ModelNotFound(f"The server has no model loaded. The server said: {message}", models)
             if status == 404 and "model" in said:
-                return ModelNotFound(f"The server {NO_SUCH_MODEL}{model}”: {message}", models)
+                return ModelNotFound(f"The server {NO_SUCH_MODEL}{model}”. The server said: {message}", models)
         return self._status_error(status, message, what="answer")
 
     def _redirect_words(self, status: int, location: str, what: str) -> str:

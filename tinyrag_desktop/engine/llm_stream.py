@@ -292,14 +292,14 @@ def _call_too_long(exc: CallTooLong) -> BadResponse:
 
 
 def _stream_error(message: str, begun: bool) -> ServerFailed:
-    """An error the server sent in its stream, in words (``begun``: after the answer's first words)."""
+    """An error the server sent in its stream, in words (``begun``: after the answer's first words); what the
+    server said comes last, after "The server said:", as settings_field reads it: its "API key" names no field."""
     message = message.strip()
-    hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
-    said = f": {message}" if message else " without saying what it was"  # it was ": ." or ": {}"
+    unsaid = "" if message else " without saying what it was"  # it was ": ." or ": {}"
     kept = " The text so far is kept." if begun else ""
-    # A full stop before what follows (it ran into "Check that…"), and after words of our own
-    stop = "." if (kept or hint or not message) and not said.endswith((".", "!", "?")) else ""
-    return ServerFailed(f"The model server reported an error during the answer{said}{stop}{kept}{hint}")
+    hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
+    said = f" The server said: {message}" if message else ""
+    return ServerFailed(f"The model server reported an error during the answer{unsaid}.{kept}{hint}{said}")
 
 
 def context_refusal(message: str, body: str = "", *, answering: bool = False,

@@ -90,23 +90,27 @@ class WelcomeController:
 
     def to_check(self, settings: Any) -> Any:
         """The settings a server check asks with: on a first run, while the address is still the one it started
-        with (none chosen yet), the server its search found running without a chat model in its place, so
-        the status bar names the server the page names. It said "127.0.0.1:11434 · unreachable" beside a page
-        saying LM Studio runs at 1234 without a model. Once that one has a chat model, it is saved and used."""
-        if self._running is None or str(settings["base_url"]) != self._first_address:
+        with (none chosen yet), the server its search found running without a chat model (or else asking for
+        an API key) in its place, so the status bar names the server the page names. It said
+        "127.0.0.1:11434 · unreachable" in red beside a page saying LM Studio runs at 1234 without a model, or
+        that vLLM asks for a key. Once that one has a chat model (a key entered), it is saved and used."""
+        found = self._running or self._locked
+        if found is None or str(settings["base_url"]) != self._first_address:
             return settings
-        return settings.replace(base_url=self._running.base_url)
+        return settings.replace(base_url=found.base_url)
 
     def _checks_waited(self) -> Any:
-        """The server found running without a chat model, when the server checks ask it (see to_check)."""
+        """The server found running without a chat model or asking for a key, when the server checks ask it
+        (see to_check)."""
         settings = self._win.settings
-        return self._running if self.to_check(settings) is not settings else None
+        return (self._running or self._locked) if self.to_check(settings) is not settings else None
 
-    def _wait_on(self, attempt: Any) -> None:
-        """The probe found ``attempt``'s server running without a chat model (None: none): the page says so,
-        and the status bar names it when the checks ask it (see to_check)."""
+    def _wait_on(self, attempt: Any, locked: Any = None) -> None:
+        """The probe found ``attempt``'s server running without a chat model (None: none), and ``locked``'s
+        asking for an API key: the page says so, and the status bar names it when the checks ask it (see
+        to_check)."""
         before = self.to_check(self._win.settings)["base_url"]
-        self._running = attempt
+        self._running, self._locked = attempt, locked
         if self._panel is not None and hasattr(self._panel, "set_waiting_on"):
             self._panel.set_waiting_on(attempt)
         if self.to_check(self._win.settings)["base_url"] != before:
@@ -134,9 +138,11 @@ class WelcomeController:
             self._again.stop()
 
     def _asked_again(self, state: str) -> bool:
-        """Nothing answers, or a server answers without the model (one being pulled, or loaded)."""
+        """Nothing answers, or a server answers without the model (one being pulled, or loaded), or the checks
+        ask the server found asking for a key (the settings' address is asked beside it: _ask_waiting_on)."""
         waiting_for_a_model = (*_NO_MODEL_WORDS, "model missing", LOADING)
-        return state == "down" or (state == "warn" and self._win.status.reach.text() in waiting_for_a_model)
+        return state == "down" or (state == "warn" and self._win.status.reach.text() in waiting_for_a_model) \
+            or (self._locked is not None and self._checks_waited() is self._locked)
 
     def _say_no_models(self, state: str) -> None:
         """A server without a chat model: its words, with how to get one, in the notice bar; gone once a
@@ -166,7 +172,7 @@ class WelcomeController:
         it in the settings' place (see to_check), the settings' address is the one asked: an Ollama started
         with a model beside an LM Studio without one was noticed only by Try again. The first with a chat
         model is used."""
-        attempt = getattr(self._panel, "waiting_on", None)
+        attempt = getattr(self._panel, "waiting_on", None) or self._locked
         if attempt is None or not self.visible():
             return
         base, key = _server_of(self._win.settings)
@@ -190,12 +196,13 @@ class WelcomeController:
             self._wait_on(None)
 
     def _use_waited(self, attempt: Any, model: str) -> None:
-        """The server found running without a chat model has ``model`` now: it is used and saved."""
+        """The server found running without a chat model (or asking for the key now entered) has ``model``
+        now: it is used and saved."""
         from ..firstrun import Found, ProbeResult
 
         name = "your server" if attempt.server_name == "Your server" else attempt.server_name  # as Try again
         found = Found(attempt.base_url, model, name)
-        self._running = None
+        self._running = self._locked = None
         if self._panel is not None:
             self._panel.set_probe_result(ProbeResult(found, ()))
         self._on_found(found)
@@ -274,8 +281,12 @@ class WelcomeController:
             self._wait_on(None)
             return ProbeResult(found, (mine,))
         others = tuple(a for a in result.tried if a.base_url.rstrip("/") != base)
-        self._wait_on(None if result.found else next((a for a in (mine, *others) if a.running), None))
-        return ProbeResult(result.found, (mine, *others))
+        tried = ProbeResult(result.found, (mine, *others))
+        if result.found:
+            self._wait_on(None)
+        else:
+            self._wait_on(next((a for a in tried.tried if a.running), None), tried.locked)
+        return tried
 
     def _enter_key(self, base_url: str) -> None:
         """Model settings with the address of the server that asks for a key filled in, the cursor in the API
@@ -348,12 +359,11 @@ class WelcomeController:
         if result.found is not None:
             self._use_found(result.found)
             return
-        self._locked = result.locked  # a vLLM started with --api-key: said on the page, with a way to enter it
-        if self._panel is not None:
-            self._panel.set_key_wanted(self._locked)
-        # a server running without a chat model (an Ollama with only nomic-embed-text): said on the page, and
-        # named by the status bar
-        self._wait_on(next((a for a in result.tried if a.running), None))
+        if self._panel is not None:  # a vLLM started with --api-key: said on the page, with a way to enter it
+            self._panel.set_key_wanted(result.locked)
+        # a server running without a chat model (an Ollama with only nomic-embed-text), or asking for a key:
+        # said on the page, and named by the status bar
+        self._wait_on(next((a for a in result.tried if a.running), None), result.locked)
 
     async def _import_guide(self) -> None:
         try:
