@@ -207,3 +207,17 @@ def test_a_copy_in_another_folder_is_named_by_its_path_from_the_shown_files_fold
 def test_a_hit_with_another_score_keeps_every_other_field():
     hit = Hit(1, 2, "title", "/l/a.md", "title > h", "text", 1.0, "anchor", "code", ("/l/b.md",))
     assert astuple(_with_score(hit, 2.5)) == astuple(replace(hit, score=2.5))
+
+
+def test_every_copy_is_named_when_the_best_matches_hold_only_some(tmp_path):
+    # five notes rank above 150 copies of a line: the copies among the best hundred candidates were all named
+    folder = _folder(tmp_path, copies=150)
+    for i in range(5):
+        (folder / f"narwhal_refused_{i}.txt").write_text(f"narwhal refused {i}: narwhal refused again {i}\n",
+                                                          encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(folder)])
+    hits = search(tmp_path / "D", "narwhal refused", 6)
+    [line] = [h for h in hits if "gateway" in h.text]
+    # every copy of the same bytes (the one wrapped at another width is named when it is among the best)
+    assert sorted(line.copies) == sorted(str(folder / f"copy{n:03d}.log") for n in range(1, 149))

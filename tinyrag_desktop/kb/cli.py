@@ -69,9 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     k = _SettingRange("k")
     find.add_argument("--k", type=k, default=None, metavar="N",
                       help=f"how many passages, {k.allowed} (default: settings)")
-    find.add_argument("--jsonl", action="store_true",
-                      help="one JSON object per hit; its also_in: the copies of the passage found among the "
-                           "best matches")
+    find.add_argument("--jsonl", action="store_true", help="one JSON object per hit")
     _leaf_flags(find)
     find.set_defaults(func=_search)
 
@@ -473,7 +471,7 @@ def _search(args: argparse.Namespace) -> int:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,
                    "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading,
                    "anchor": hit.anchor,  # the id in its HTML page the passage is under; null without one
-                   "also_in": list(hit.copies)}  # the copies found among the best matches (see search._candidates)
+                   "also_in": list(hit.copies)}  # the other sources holding the same passage
             print(json_line(row, sys.stdout), flush=True)
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")

@@ -25,8 +25,8 @@ A search, step by step:
 6. sources: a source's rank adds up its best chunks (1, ½, ¼) plus W_LINKS times what links say about it
    (both scaled to the best source's), and the result takes each top source's best chunk first, so one
    long page cannot fill every place; a passage held by several sources (the same text but for whitespace,
-   under the same headings) takes one place, which names the others found among the candidates
-   (``Hit.copies``; all of them, up to _COPIES, when step 2 looked at other sources too).
+   under the same headings) takes one place, which names the others (``Hit.copies``: those among the
+   candidates, and when those are not all the matches, the other copies of the same bytes, see _all_copies).
 
 What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
 synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
@@ -122,6 +122,13 @@ WITH known(text) AS (VALUES {", ".join(["(?)"] * _OTHER_SOURCES)}), matched AS (
     SELECT id, score FROM (SELECT id, score FROM best WHERE NOT copy ORDER BY score LIMIT ?)
     UNION ALL SELECT id, score FROM (SELECT id, score FROM best WHERE copy ORDER BY score LIMIT ?)
 )""" + _TOP_CHUNKS
+# Whether a chunk holds a term, and the places of the chunks holding a text and terms (see _all_copies).
+_HOLDS_QUERY = "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?"
+_COPIES_QUERY = """
+SELECT s.title, s.location, c.heading
+FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sources s ON s.id = c.source_id
+WHERE chunks_fts MATCH ? AND c.text = ? ORDER BY c.id LIMIT ?
+"""
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
 _SIZE_QUERY = "SELECT max(id) FROM chunks"
@@ -368,12 +375,15 @@ def _passage_key(hit: Hit, keys: dict[int, tuple[str, str]]) -> tuple[str, str]:
     if key is None:
         flat = hit.text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
         text = " ".join(word for word in flat.split(" ") if word) if "  " in flat else flat.strip(" ")
-        heading = hit.heading
-        if hit.title and hit.title == _file_name(hit.location) and (
-                heading == hit.title or heading.startswith(hit.title + PATH_SEP)):
-            heading = heading[len(hit.title):]
-        key = keys[hit.chunk_id] = (heading, text)
+        key = keys[hit.chunk_id] = (_sections(hit.title, hit.location, hit.heading), text)
     return key
+
+
+def _sections(title: str, location: str, heading: str) -> str:
+    """A passage's heading path, less its first part where that is the file's name (a file with no title)."""
+    if title and title == _file_name(location) and (heading == title or heading.startswith(title + PATH_SEP)):
+        return heading[len(title):]
+    return heading
 
 
 def _file_name(location: str) -> str:
@@ -479,14 +489,17 @@ def _by_source(
         passage = _passage_key(hit, keys)
         if passage not in shown:
             shown.add(passage)
-            if _gone(hit.location):  # shown where the passage still is, when a copy's file is there
-                hit = next((h for h in holders[passage] if not _gone(h.location)), hit)
+            if _gone(hit.location):
+                # shown where a copy's file is still there, else as last imported (older imports stored a moved
+                # file under the path it left too, see moves.py)
+                held = holders[passage]
+                hit = next((h for h in held if not _gone(h.location)), None) or max(held, key=lambda h: h.source_id)
             chosen.append(_with_copies(_with_score(hit, value), holders[passage]))
 
     for key in order:
         if len(chosen) == k:
             break
-        choose(_kept_copy(per_source[key][0], per_source[key]), score[key])
+        choose(per_source[key][0], score[key])
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         for hit in rest:
@@ -496,23 +509,37 @@ def _by_source(
     return chosen
 
 
+def _all_copies(conn: sqlite3.Connection, terms: Sequence[str], hits: Sequence[Hit]) -> list[Hit]:
+    """``hits``, each that has copies among the candidates naming its copies beyond them too (up to _COPIES):
+    150 copies of a log line and five notes that rank above them named 111 of the copies, those among the
+    best hundred candidates. Its other copies hold the question's words its text holds (found by FTS5, a
+    look-up each), and its text (the same to the byte: compared by SQLite, not read into Python), under the
+    same headings."""
+    found = []
+    for hit in hits:
+        if hit.copies:
+            held = [term for term in terms if conn.execute(_HOLDS_QUERY, (_in_text([term]), hit.chunk_id)).fetchone()]
+            named = {hit.location, *hit.copies}
+            rows = conn.execute(_COPIES_QUERY, (_in_text(held), hit.text, _COPIES)) if held else []
+            heading = _sections(hit.title, hit.location, hit.heading)
+            places = dict.fromkeys(place for title, place, path in rows
+                                   if place not in named and _sections(title, place, path) == heading)
+            hit = replace(hit, copies=hit.copies + tuple(place for place in places if not _gone(place)))
+        found.append(hit)
+    return found
+
+
+def _in_text(terms: Sequence[str]) -> str:
+    """An FTS5 expression matching the chunks whose text (not title or heading) holds each of ``terms``."""
+    return "text : (" + " AND ".join(match_expression([term]) for term in terms) + ")"
+
+
 def _with_copies(hit: Hit, holders: Sequence[Hit]) -> Hit:
     """``hit`` naming the other places that hold its passage (``holders``, best first): each other source
-    once, not a file no longer there (a moved file stored under its old path too, see _kept_copy)."""
+    once, not a file no longer there (a moved file stored under its old path too)."""
     places = dict.fromkeys(h.location for h in holders if h.location != hit.location)
     copies = tuple(place for place in places if not _gone(place))
     return replace(hit, copies=copies) if copies else hit
-
-
-def _kept_copy(best: Hit, group: Sequence[Hit]) -> Hit:
-    """Of the passages in ``group`` with ``best``'s text (a file stored twice: under a path it has left, and
-    under its new one), the one to show: ``best`` when its file is there (or it is no file), else the best
-    copy whose file is there, else the newest (moves.py stores a moved file once; older imports did not)."""
-    copies = [hit for hit in group if hit.text == best.text]
-    if len(copies) == 1 or not _gone(best.location):
-        return best
-    there = [hit for hit in copies if not _gone(hit.location)]
-    return there[0] if there else max(copies, key=lambda hit: hit.source_id)
 
 
 def _gone(location: str) -> bool:
@@ -675,7 +702,10 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
     keys: dict[int, tuple[str, str]] = {}  # each chunk's _passage_key, for this search
-    fts = _candidates(conn, terms, pool * _COMMON_POOL if pruned.common else pool, k, keys) if terms else []
+    limit = pool * _COMMON_POOL if pruned.common else pool
+    fts = _candidates(conn, terms, limit, k, keys) if terms else []
+    # the candidates are the best ``limit`` matches, not all of them: a passage's other copies may be further
+    complete = len(fts) < limit
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
@@ -684,6 +714,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
 
     if query_vector is None or not vector_model:
         hits = _by_source(fts, k, links, page_hit, keys)
+        hits = hits if complete else _all_copies(conn, terms, hits)
         return hits, _relevance(conn, weighed, roots, hits, pruned)
     by_id = {h.chunk_id: h for h in fts}
     vec_ids = _nearest_passages(conn, vector_model, query_vector, pool, by_id, keys)
@@ -697,7 +728,8 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
             fused[text] = fused.get(text, 0.0) + 1.0 / (RRF_K + rank + 1)
     hits = sorted((_with_score(hit, fused[passage[cid]]) for cid, hit in by_id.items()),
                   key=lambda hit: hit.score, reverse=True)
-    return _by_source(hits, k, links, page_hit, keys), None
+    hits = _by_source(hits, k, links, page_hit, keys)
+    return (hits if complete else _all_copies(conn, terms, hits)), None
 
 
 # How much deeper than the pool the vector ranking is read when copies of a few passages fill it.
