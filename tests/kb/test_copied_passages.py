@@ -7,8 +7,10 @@ five times over, or (copies dropped) showed it once with nothing to say that fiv
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import re
+from dataclasses import astuple, replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,10 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 from tests.kb.test_panel import _import
 from tests.kb.test_panel_results import _search
 from tinyrag_desktop.kb import Chunk, Importer, open_store, search
+from tinyrag_desktop.kb.coverage import _with_score
+from tinyrag_desktop.kb.excerpt import also_in
+from tinyrag_desktop.kb.models import Hit
+from tinyrag_desktop.kb.nearest import nearest_ids
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.tools.rag import code_pieces, run
 from tinyrag_desktop.tools.registry import ToolContext
@@ -100,8 +106,8 @@ def test_copies_do_not_take_the_places_the_notes_get_beside_a_log_of_alike_lines
     assert len(hits[1].copies) == 149
 
 
-def test_copies_nearest_a_question_by_meaning_leave_room_for_the_next_passages(data_dir):
-    # 150 mirrors of one page, nearest the question by meaning: the vector side's 100 places were all copies
+def _mirrors(data_dir: Path) -> None:
+    """150 mirrors of one page, nearest the question by meaning, and four notes a little further."""
     copy, near = [1.0, 0.0, 0.0], [0.8, 0.6, 0.0]
     with open_store(data_dir) as kb:
         for n in range(150):
@@ -112,10 +118,31 @@ def test_copies_nearest_a_question_by_meaning_leave_room_for_the_next_passages(d
             kb.replace_source(title=f"note{n}", location=f"https://notes.example/{n}", type="text", size=1,
                               content_hash=f"n{n}", chunks=[Chunk("", f"note {n} of its own")], load_id="t",
                               vectors=[near], vector_model="emb")
+
+
+def test_copies_nearest_a_question_by_meaning_leave_room_for_the_next_passages(data_dir):
+    # the vector side's 100 places were all copies
+    _mirrors(data_dir)
     hits = search(data_dir, "zzzz", 5, query_vector=[1.0, 0.1, 0.0], vector_model="emb")
     assert [h.text for h in hits[:1]] == ["the shared passage"]
     assert sorted(h.text for h in hits[1:]) == [f"note {n} of its own" for n in range(4)]
     assert len(hits[0].copies) == 149
+
+
+def test_reading_deeper_past_the_copies_scans_the_vectors_once(data_dir, monkeypatch):
+    # each deeper look read every vector again (a 150,000-chunk index: 1.5 s streamed became 2.7 s)
+    _mirrors(data_dir)
+    asked = []
+
+    def counted(conn, model, vector, limit):
+        asked.append(limit)
+        return nearest_ids(conn, model, vector, limit)
+
+    # (the module, not the function kb exports under its name)
+    monkeypatch.setattr(importlib.import_module("tinyrag_desktop.kb.search"), "nearest_ids", counted)
+    hits = search(data_dir, "zzzz", 5, query_vector=[1.0, 0.1, 0.0], vector_model="emb")
+    assert sorted(h.text for h in hits[1:]) == [f"note {n} of its own" for n in range(4)]
+    assert len(asked) == 1
 
 
 def test_the_search_tab_shows_the_line_once_and_where_else_it_is(qtbot, panel, tmp_path):
@@ -139,3 +166,58 @@ def test_the_search_tab_shows_the_line_once_and_where_else_it_is(qtbot, panel, t
         "also in: copy001.log, copy002.log, copy003.log + 2 other copies", LINE]
     size = [block.begin().fragment().charFormat().font().pixelSize() for block in blocks[1:4]]
     assert size[0] == size[1] and size[1] != size[2]
+
+
+def test_the_same_words_under_other_headings_are_two_results(tmp_path):
+    # open_file's and close_file's "Return value" sections say the same: one was hidden as the other's copy
+    folder = tmp_path / "c"
+    folder.mkdir()
+    body = "Returns zero on success and minus one on error, setting errno."
+    for name in ("open_file", "close_file"):
+        (folder / f"{name}.md").write_text(f"# {name}\n\nAbout {name}.\n\n## Return value\n\n{body}\n",
+                                          encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(folder)])
+    hits = search(tmp_path / "D", "close_file return value errno", 5)
+    found = {h.heading: h.copies for h in hits if h.text == body}
+    assert found == {"close_file > Return value": (), "open_file > Return value": ()}
+
+
+def test_a_copy_whose_file_is_there_is_shown_not_the_gone_one(tmp_path):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    for name in ("narwhal.log", "other.log", "third.log"):  # narwhal.log ranks first: its name has the word
+        (folder / name).write_text(f"{LINE}\n", encoding="utf-8")
+    (folder / "note.txt").write_text("the narwhal service is run by team 1\n", encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(folder)])
+    (folder / "narwhal.log").unlink()
+    [line] = [h for h in search(tmp_path / "D", "narwhal refused", 5) if h.text == LINE]
+    assert line.location == str(folder / "other.log") and line.copies == (str(folder / "third.log"),)
+
+
+def test_a_copy_in_another_folder_is_named_by_its_path_from_the_shown_files_folder():
+    # "README.md" for the project's own beside vendor/lib/README.md read as the shown file itself
+    assert also_in("/proj/vendor/lib/README.md", ["/proj/README.md", "/proj/vendor/other/README.md"]) == \
+        "../../README.md, ../other/README.md"
+    assert also_in("/proj/a.log", ["/proj/b.log", "/proj/old/a.log", "/other/a.log"]) == \
+        "b.log, old/a.log, /other/a.log"
+
+
+def test_a_hit_with_another_score_keeps_every_other_field():
+    hit = Hit(1, 2, "title", "/l/a.md", "title > h", "text", 1.0, "anchor", "code", ("/l/b.md",))
+    assert astuple(_with_score(hit, 2.5)) == astuple(replace(hit, score=2.5))
+
+
+def test_every_copy_is_named_when_the_best_matches_hold_only_some(tmp_path):
+    # five notes rank above 150 copies of a line: the copies among the best hundred candidates were all named
+    folder = _folder(tmp_path, copies=150)
+    for i in range(5):
+        (folder / f"narwhal_refused_{i}.txt").write_text(f"narwhal refused {i}: narwhal refused again {i}\n",
+                                                          encoding="utf-8")
+    with open_store(tmp_path / "D") as kb:
+        Importer(kb).run([str(folder)])
+    hits = search(tmp_path / "D", "narwhal refused", 6)
+    [line] = [h for h in hits if "gateway" in h.text]
+    # every copy of the same bytes (the one wrapped at another width is named when it is among the best)
+    assert sorted(line.copies) == sorted(str(folder / f"copy{n:03d}.log") for n in range(1, 149))

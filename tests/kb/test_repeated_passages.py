@@ -73,7 +73,7 @@ def test_a_chunk_is_a_candidate_once_when_more_than_a_hundred_sources_are_one_do
         Importer(kb).run([str(tmp_path / "c4")])
     conn = open_readonly(tmp_path / "D")
     try:
-        ids = [h.chunk_id for h in _candidates(conn, ["narwhal"], 300, 5)]
+        ids = [h.chunk_id for h in _candidates(conn, ["narwhal"], 300, 5, {})]
     finally:
         conn.close()
     assert len(ids) == len(set(ids)) == 355  # every log's and every note's chunk, once

@@ -57,9 +57,10 @@ def preview(text: str, limit: int = 300, most_lines: int = 8, words: Sequence[st
 
 def also_in(location: str, copies: Sequence[str], most: int = 3) -> str:
     """Where else a passage is (``copies``: Hit.copies), as a result says it under its own ``location``
-    after "also in:": "b.log, c.log, d.log + 2 other copies". A file is named by its path from the
-    folder it shares with ``location`` (b.log beside a.log; b/README.md for vendor/b/README.md beside
-    vendor/a/README.md), a web address (or a file with no folder in common but the root) in full."""
+    after "also in:": "b.log, c.log, d.log + 2 other copies". A file is named by its path from
+    ``location``'s folder (b.log beside a.log; ../b/README.md for vendor/b/README.md beside
+    vendor/a/README.md; ../../README.md for the project's own), a web address (or a file with no folder in
+    common but the root) in full."""
     names = [_beside(location, copy) for copy in copies[:most]]
     more = len(copies) - len(names)
     return ", ".join(names) + (f" + {more} other cop{'y' if more == 1 else 'ies'}" if more else "")
@@ -72,8 +73,9 @@ def _beside(location: str, copy: str) -> str:
         shared = os.path.commonpath([location, copy])
     except ValueError:  # on two drives
         return copy
-    # in full when only the root is shared: "home/me/x.log" reads as a folder of the other's
-    return copy if shared == os.path.dirname(shared) else os.path.relpath(copy, shared)
+    # in full when only the root is shared: "home/me/x.log" reads as a folder of the other's; else from the
+    # shown file's folder ("README.md" for /proj/README.md beside /proj/vendor/lib/README.md read as its own)
+    return copy if shared == os.path.dirname(shared) else os.path.relpath(copy, os.path.dirname(location))
 
 
 _CONTEXT = 40  # characters shown before the words found, when they are far into a line

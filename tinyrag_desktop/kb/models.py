@@ -72,8 +72,9 @@ class Hit:
     """A search result: the chunk, the source it came from, and its score (higher is better); ``anchor``,
     the chunk's place in its page (see Chunk.anchor), None when it has none or was stored without; ``type``,
     the source's (Source.type: "code" and "config" passages are shown and compared as code); ``copies``, the
-    other sources' locations that hold the same passage (its text the same but for whitespace), best first:
-    one result stands for them all (see search._by_source)."""
+    other sources' locations that hold the same passage (under the same headings, its text the same but for
+    whitespace; beyond the candidates, to the byte), best first: one result stands for them all (see
+    search._by_source and _all_copies)."""
 
     chunk_id: int
     source_id: int

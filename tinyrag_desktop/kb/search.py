@@ -24,8 +24,9 @@ A search, step by step:
    that other pages describe in the question's words gets a share of the credit;
 6. sources: a source's rank adds up its best chunks (1, ½, ¼) plus W_LINKS times what links say about it
    (both scaled to the best source's), and the result takes each top source's best chunk first, so one
-   long page cannot fill every place; a passage held by several sources (the same text but for whitespace)
-   takes one place, which names the others (``Hit.copies``).
+   long page cannot fill every place; a passage held by several sources (the same text but for whitespace,
+   under the same headings) takes one place, which names the others (``Hit.copies``: those among the
+   candidates, and when those are not all the matches, the other copies of the same bytes, see _all_copies).
 
 What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
 synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
@@ -43,10 +44,10 @@ import re
 import sqlite3
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from .chunking import PATH_SEP
 from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
 from .errors import StoreError
 from .models import Hit
@@ -101,7 +102,8 @@ WITH top AS (
 # chunks cost 15 ms of a 300,000-chunk search), before they are scored or looked up for their source (three
 # times as long). Of those, a chunk whose text is one of ``known`` (the passages found already; unused places
 # bound to '', which no chunk is) or of a better one is a copy (the same file imported under another name): it
-# takes none of the ? places, but comes back after them, at most ? copies, to name where the passage also is.
+# takes none of the ? places, but comes back after them, at most ? copies (the best first), to name where the
+# passage also is.
 # Only run when the query above finds too few sources or passages (see _candidates).
 _OTHER_SOURCES = 100
 _COPIES = 1000
@@ -118,8 +120,15 @@ WITH known(text) AS (VALUES {", ".join(["(?)"] * _OTHER_SOURCES)}), matched AS (
     FROM ranked JOIN chunks c ON c.id = ranked.id WHERE ranked.n <= ?
 ), top AS (
     SELECT id, score FROM (SELECT id, score FROM best WHERE NOT copy ORDER BY score LIMIT ?)
-    UNION ALL SELECT id, score FROM (SELECT id, score FROM best WHERE copy LIMIT ?)
+    UNION ALL SELECT id, score FROM (SELECT id, score FROM best WHERE copy ORDER BY score LIMIT ?)
 )""" + _TOP_CHUNKS
+# Whether a chunk holds a term, and the places of the chunks holding a text and terms (see _all_copies).
+_HOLDS_QUERY = "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?"
+_COPIES_QUERY = """
+SELECT s.title, s.location, c.heading
+FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sources s ON s.id = c.source_id
+WHERE chunks_fts MATCH ? AND c.text = ? ORDER BY c.id LIMIT ?
+"""
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
 _SIZE_QUERY = "SELECT max(id) FROM chunks"
@@ -320,7 +329,8 @@ def _hits(rows: Iterable[tuple]) -> list[Hit]:
             for cid, sid, title, loc, heading, text, score, anchor, kind in rows]
 
 
-def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: int) -> list[Hit]:
+def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: int,
+                keys: dict[int, tuple[str, str]]) -> list[Hit]:
     """The chunks ranked further (search's step 2): the best ``limit`` by BM25; when those come from fewer
     than ``k`` documents once each passage's copies are counted once, with the best few chunks of each other
     source (as many as its rank adds up, see _by_source), up to ``limit`` more, and the copies of the passages
@@ -333,9 +343,9 @@ def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: i
     hits = _fts_hits(conn, terms, limit)
     if len(hits) < limit:
         return hits
-    passages: dict[str, Hit] = {}
+    passages: dict[tuple[str, str], Hit] = {}
     for hit in hits:
-        passages.setdefault(_passage_key(hit.text), hit)
+        passages.setdefault(_passage_key(hit, keys), hit)
     if len({_document_key(h) for h in passages.values()}) >= k:
         return hits
     found = sorted({h.source_id for h in hits})[:_OTHER_SOURCES]
@@ -350,23 +360,40 @@ def _candidates(conn: sqlite3.Connection, terms: Sequence[str], limit: int, k: i
     return sorted(hits + [h for h in more if h.chunk_id not in ids], key=lambda h: h.score, reverse=True)
 
 
-@lru_cache(maxsize=1024)
-def _passage_key(text: str) -> str:
-    """What a passage says, for telling copies apart: its text with each run of spaces, tabs and line breaks one
-    space (a copy whose lines end in CR LF, or are wrapped at another width, is the same passage).
+def _passage_key(hit: Hit, keys: dict[int, tuple[str, str]]) -> tuple[str, str]:
+    """What a passage says, for telling copies apart: its heading path and its text, each run of spaces, tabs
+    and line breaks in the text one space (a copy whose lines end in CR LF, or are wrapped at another width, is
+    the same passage). Same words under other headings ("Return value" of open_file and of close_file) are two
+    passages; the path's first part is left out where it is the file's name (a file with no title of its own:
+    a log copied under 150 names).
 
     It is asked of every candidate of every search, two or three times (_candidates, the fusion, _by_source):
-    kept, the second time costs a look-up, not 5 µs a passage (a millisecond or two of a 300-candidate search).
-    Replacing them first and splitting only text that then holds two spaces in a row is four times as fast as
-    splitting every passage."""
-    flat = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
-    return " ".join(word for word in flat.split(" ") if word) if "  " in flat else flat.strip(" ")
+    ``keys`` (one search's, by chunk id) keeps the answer, so the second time costs a look-up, not 5 µs a
+    passage. Replacing them first and splitting only text that then holds two spaces in a row is four times
+    as fast as splitting every passage."""
+    key = keys.get(hit.chunk_id)
+    if key is None:
+        flat = hit.text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        text = " ".join(word for word in flat.split(" ") if word) if "  " in flat else flat.strip(" ")
+        key = keys[hit.chunk_id] = (_sections(hit.title, hit.location, hit.heading), text)
+    return key
+
+
+def _sections(title: str, location: str, heading: str) -> str:
+    """A passage's heading path, less its first part where that is the file's name (a file with no title)."""
+    if title and title == _file_name(location) and (heading == title or heading.startswith(title + PATH_SEP)):
+        return heading[len(title):]
+    return heading
+
+
+def _file_name(location: str) -> str:
+    return location.rstrip("/").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
     # Copies of one document in several formats (guide.md and guide.html, report.docx and report.pdf)
     # share a title and a file name: they count as one source, so they do not take two places.
-    name = hit.location.rstrip("/").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    name = _file_name(hit.location)
     return hit.title.casefold(), name.rsplit(".", 1)[0].casefold() if "." in name else name.casefold()
 
 
@@ -408,6 +435,7 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
+    keys: dict[int, tuple[str, str]] | None = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -419,6 +447,7 @@ def _by_source(
     ``page_hit`` supplies a passage for a source that only links found. Returned scores are the sources'.
     """
     links = links or {}
+    keys = {} if keys is None else keys
     per_source: dict[tuple[str, str], list[Hit]] = {}
     for hit in hits:  # hits arrive best first
         per_source.setdefault(_document_key(hit), []).append(hit)
@@ -449,23 +478,28 @@ def _by_source(
         added += 1
     order = sorted(per_source, key=score.__getitem__, reverse=True)
     # One place for one passage, however many sources hold it: the result names the others (Hit.copies).
-    holders: dict[str, list[Hit]] = {}
+    holders: dict[tuple[str, str], list[Hit]] = {}
     for key in order:
         for hit in per_source[key]:
-            holders.setdefault(_passage_key(hit.text), []).append(hit)
+            holders.setdefault(_passage_key(hit, keys), []).append(hit)
     chosen: list[Hit] = []
-    shown: set[str] = set()
+    shown: set[tuple[str, str]] = set()
 
     def choose(hit: Hit, value: float) -> None:
-        passage = _passage_key(hit.text)
+        passage = _passage_key(hit, keys)
         if passage not in shown:
             shown.add(passage)
+            if _gone(hit.location):
+                # shown where a copy's file is still there, else as last imported (older imports stored a moved
+                # file under the path it left too, see moves.py)
+                held = holders[passage]
+                hit = next((h for h in held if not _gone(h.location)), None) or max(held, key=lambda h: h.source_id)
             chosen.append(_with_copies(_with_score(hit, value), holders[passage]))
 
     for key in order:
         if len(chosen) == k:
             break
-        choose(_kept_copy(per_source[key][0], per_source[key]), score[key])
+        choose(per_source[key][0], score[key])
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         for hit in rest:
@@ -475,23 +509,37 @@ def _by_source(
     return chosen
 
 
+def _all_copies(conn: sqlite3.Connection, terms: Sequence[str], hits: Sequence[Hit]) -> list[Hit]:
+    """``hits``, each that has copies among the candidates naming its copies beyond them too (up to _COPIES):
+    150 copies of a log line and five notes that rank above them named 111 of the copies, those among the
+    best hundred candidates. Its other copies hold the question's words its text holds (found by FTS5, a
+    look-up each), and its text (the same to the byte: compared by SQLite, not read into Python), under the
+    same headings."""
+    found = []
+    for hit in hits:
+        if hit.copies:
+            held = [term for term in terms if conn.execute(_HOLDS_QUERY, (_in_text([term]), hit.chunk_id)).fetchone()]
+            named = {hit.location, *hit.copies}
+            rows = conn.execute(_COPIES_QUERY, (_in_text(held), hit.text, _COPIES)) if held else []
+            heading = _sections(hit.title, hit.location, hit.heading)
+            places = dict.fromkeys(place for title, place, path in rows
+                                   if place not in named and _sections(title, place, path) == heading)
+            hit = replace(hit, copies=hit.copies + tuple(place for place in places if not _gone(place)))
+        found.append(hit)
+    return found
+
+
+def _in_text(terms: Sequence[str]) -> str:
+    """An FTS5 expression matching the chunks whose text (not title or heading) holds each of ``terms``."""
+    return "text : (" + " AND ".join(match_expression([term]) for term in terms) + ")"
+
+
 def _with_copies(hit: Hit, holders: Sequence[Hit]) -> Hit:
     """``hit`` naming the other places that hold its passage (``holders``, best first): each other source
-    once, not a file no longer there (a moved file stored under its old path too, see _kept_copy)."""
+    once, not a file no longer there (a moved file stored under its old path too)."""
     places = dict.fromkeys(h.location for h in holders if h.location != hit.location)
     copies = tuple(place for place in places if not _gone(place))
     return replace(hit, copies=copies) if copies else hit
-
-
-def _kept_copy(best: Hit, group: Sequence[Hit]) -> Hit:
-    """Of the passages in ``group`` with ``best``'s text (a file stored twice: under a path it has left, and
-    under its new one), the one to show: ``best`` when its file is there (or it is no file), else the best
-    copy whose file is there, else the newest (moves.py stores a moved file once; older imports did not)."""
-    copies = [hit for hit in group if hit.text == best.text]
-    if len(copies) == 1 or not _gone(best.location):
-        return best
-    there = [hit for hit in copies if not _gone(hit.location)]
-    return there[0] if there else max(copies, key=lambda hit: hit.source_id)
 
 
 def _gone(location: str) -> bool:
@@ -653,7 +701,11 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    fts = _candidates(conn, terms, pool * _COMMON_POOL if pruned.common else pool, k) if terms else []
+    keys: dict[int, tuple[str, str]] = {}  # each chunk's _passage_key, for this search
+    limit = pool * _COMMON_POOL if pruned.common else pool
+    fts = _candidates(conn, terms, limit, k, keys) if terms else []
+    # the candidates are the best ``limit`` matches, not all of them: a passage's other copies may be further
+    complete = len(fts) < limit
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
@@ -661,21 +713,23 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        hits = _by_source(fts, k, links, page_hit)
+        hits = _by_source(fts, k, links, page_hit, keys)
+        hits = hits if complete else _all_copies(conn, terms, hits)
         return hits, _relevance(conn, weighed, roots, hits, pruned)
     by_id = {h.chunk_id: h for h in fts}
-    vec_ids = _nearest_passages(conn, vector_model, query_vector, pool, by_id)
+    vec_ids = _nearest_passages(conn, vector_model, query_vector, pool, by_id, keys)
     # Ranked by passage: a passage's copies (the same file under other names) share its rank, so they do not
     # push the next passages down either ranking (a vector ranking of copies alone found nothing else).
-    passage = {cid: _passage_key(hit.text) for cid, hit in by_id.items()}
-    fused: dict[str, float] = {}
+    passage = {cid: _passage_key(hit, keys) for cid, hit in by_id.items()}
+    fused: dict[tuple[str, str], float] = {}
     for ranking in ([h.chunk_id for h in fts], vec_ids):
         ranked = dict.fromkeys(passage[cid] for cid in ranking if cid in passage)
         for rank, text in enumerate(ranked):
             fused[text] = fused.get(text, 0.0) + 1.0 / (RRF_K + rank + 1)
     hits = sorted((_with_score(hit, fused[passage[cid]]) for cid, hit in by_id.items()),
                   key=lambda hit: hit.score, reverse=True)
-    return _by_source(hits, k, links, page_hit), None
+    hits = _by_source(hits, k, links, page_hit, keys)
+    return (hits if complete else _all_copies(conn, terms, hits)), None
 
 
 # How much deeper than the pool the vector ranking is read when copies of a few passages fill it.
@@ -683,16 +737,19 @@ _DEEPEST = 16
 
 
 def _nearest_passages(conn: sqlite3.Connection, model: str, vector: Sequence[float], pool: int,
-                      by_id: dict[int, Hit]) -> list[int]:
+                      by_id: dict[int, Hit], keys: dict[int, tuple[str, str]]) -> list[int]:
     """The chunks nearest ``vector``, by id: the ``pool`` nearest, or more when over half of them are copies
     of passages nearer still (a file imported under many names), read until ``pool // 2`` passages are
-    found or _DEEPEST times the pool is. The chunks read are added to ``by_id`` (a chunk deleted since its
-    vector was read is not)."""
+    found or _DEEPEST times the pool is. The vectors are read once, for the deepest ranking (each reading is
+    a scan of every vector), and its first ``pool``, 4 × ``pool``, … are looked at in turn; only the chunks
+    looked at are read from the table and added to ``by_id`` (a chunk deleted since its vector was read is
+    not)."""
+    deepest = nearest_ids(conn, model, vector, pool * _DEEPEST)
     limit = pool
     while True:
-        ids = nearest_ids(conn, model, vector, limit)
+        ids = deepest[:limit]
         by_id.update(_chunks(conn, [cid for cid in ids if cid not in by_id]))
-        passages = {_passage_key(by_id[cid].text) for cid in ids if cid in by_id}
+        passages = {_passage_key(by_id[cid], keys) for cid in ids if cid in by_id}
         if len(passages) >= pool // 2 or len(ids) < limit or limit >= pool * _DEEPEST:
             return ids
         limit *= 4
