@@ -24,7 +24,8 @@ def test_arrows_on_the_tab_bar_go_back_and_forth(kb_window, qtbot, qloop):  # no
     assert panel.tabs.currentIndex() == 0, f"focus went to {QApplication.focusWidget().objectName()}"
 
 
-def test_an_import_that_ends_while_the_keyboard_reads_the_results_leaves_them(kb_window, qtbot, qloop, tmp_path):  # noqa: F811
+def _reading_the_results(kb_window, qtbot, qloop):  # noqa: F811
+    """The panel's Search tab, its results for "herons" found and the keyboard in them."""
     win, panel, _ = kb_window
     panel.tabs.setCurrentIndex(1)
     with qtbot.waitSignal(panel.searchFinished):
@@ -32,6 +33,11 @@ def test_an_import_that_ends_while_the_keyboard_reads_the_results_leaves_them(kb
     win.activateWindow()
     panel.results.setFocus()
     qloop.run(wait_until(panel.results.hasFocus))
+    return panel
+
+
+def test_an_import_that_ends_while_the_keyboard_reads_the_results_leaves_them(kb_window, qtbot, qloop, tmp_path):  # noqa: F811
+    panel = _reading_the_results(kb_window, qtbot, qloop)
     panel.results.setCurrentRow(1)
     reading = panel.results.currentItem().data(Qt.ItemDataRole.UserRole)
     searches = []
@@ -47,13 +53,7 @@ def test_an_import_that_ends_while_the_keyboard_reads_the_results_leaves_them(kb
 def test_a_source_deleted_while_the_keyboard_reads_the_results_goes_from_them_as_it_leaves(kb_window, qtbot, qloop):  # noqa: F811
     # The results the keyboard was in when a Delete ended went on listing the deleted source once it left them,
     # and opened it as if it were still there.
-    win, panel, _ = kb_window
-    panel.tabs.setCurrentIndex(1)
-    with qtbot.waitSignal(panel.searchFinished):
-        panel.run_search("herons")
-    win.activateWindow()
-    panel.results.setFocus()
-    qloop.run(wait_until(panel.results.hasFocus))
+    panel = _reading_the_results(kb_window, qtbot, qloop)
     panel.sources_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     _make_current(panel.sources_view, 1)  # beta
     gone = panel.sources_model.source(1).location
