@@ -64,7 +64,8 @@ class SearchTabMixin:
         self._button("Search", "kbSearch", self.run_search, row)
         scol.addLayout(row)
         self.results = _ResultsList(self._search_hint)
-        self.results.left.connect(lambda: self._search_again_if_stale(shown=self.isVisible()))
+        # the keyboard leaves results it was reading: searched again if they list a source gone meanwhile
+        self.results.left.connect(lambda: self.isVisible() and self._search_again_in_sight(set()))
         self.results.setObjectName("kbResults")
         self.results.setWordWrap(True)
         self.results.setSpacing(4)
@@ -194,8 +195,8 @@ class SearchTabMixin:
     def _search_again_if_stale(self, shown: bool) -> None:
         """Search again for the results listed, if sources changed since they were found and they are in sight
         (the Search tab current, in a panel ``shown``): kept listed, where they were scrolled to, until replaced.
-        Not while the keyboard is in the results: the passage being read stays (as _search_again_in_sight),
-        until the keyboard leaves them (they went on listing a source just deleted)."""
+        Not while the keyboard is in the results: the passage being read stays (as _search_again_in_sight, which
+        searches again as the keyboard leaves them if they list a source gone meanwhile)."""
         if (shown and self._stale and self._query.strip() and self.tabs.currentIndex() == 1
                 and not self.results.hasFocus()):
             self.run_search(self._query, again=True)
@@ -206,16 +207,18 @@ class SearchTabMixin:
         gone (they listed passages of sources `kb remove` had removed, which opened as if still there). Not for
         sources added: while `kb add` ran, each read of the list (every 10 s) emptied the results, asked the
         server for the question's vector again and said how many were found. Not while the keyboard is in the
-        results: the passage being read stays. Not when the list could not be read (the knowledge base locked,
-        its index being rebuilt): every source looked gone, and the failed search that followed stayed shown
-        once the list read again; results that say a search failed are searched again instead."""
-        if self.tabs.currentIndex() != 1 or not self._query.strip() or not self._list_read:
+        results: the passage being read stays, until the keyboard leaves them. Not when the list could not be
+        read (the knowledge base locked, its index being rebuilt): every source looked gone, and the failed
+        search that followed stayed shown once the list read again; results that say a search failed are
+        searched again instead."""
+        if self.tabs.currentIndex() != 1 or self.results.hasFocus() or not self._query.strip():
+            return
+        if not self._list_read:
             return
         listed = self.sources_model.locations()
         shown = {self.results.item(row).data(Qt.ItemDataRole.UserRole) for row in range(self.results.count())}
         if self._search_failed or before - listed or shown - {None} - listed:
-            self._stale = True  # searched again as the keyboard leaves the results, if it is in them
-            self._search_again_if_stale(shown=True)
+            self.run_search(self._query, again=True)
 
     def _focus_within(self) -> bool:
         """Whether the keyboard is in the panel: a count said while it is in the message box cuts its words."""
