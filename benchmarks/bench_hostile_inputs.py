@@ -29,6 +29,7 @@ from tinyrag_desktop.kb.code_split import split_code
 from tinyrag_desktop.kb.data_formats import read_csv
 from tinyrag_desktop.kb.readers import file_type, read_bytes
 from tinyrag_desktop.kb.secret_values import hide_secrets
+from tinyrag_desktop.tools.console_text import terminal_text
 from tinyrag_desktop.tools.nanogo.errors import CompileError
 from tinyrag_desktop.tools.nanogo.parse import parse
 from tinyrag_desktop.tools.readable import to_readable
@@ -67,6 +68,10 @@ def secret_pairs(size: int) -> None:
 
 def c_product(size: int) -> None:
     split_code("static const long size =\n    total " + "* factor " * size + ";\n", "c")
+
+
+def carriage_returns(size: int) -> None:
+    terminal_text("a" * 1_000_000 + "\rb" * size)  # a 1 MB line and 100,000 of them took 13 s
 
 
 def nanogo_operators(size: int) -> None:
@@ -152,6 +157,7 @@ CASES: list[tuple[str, Callable[[int], None], list[int]]] = [
     ("Key=value; pairs on a line (chars)", secret_pairs, [80_000, 160_000, 320_000]),
     ("C line 'a * b * c' (factors)", c_product, [21, 42, 84]),
     ("nanoGo &^ operators", nanogo_operators, [6_000, 12_000, 24_000]),
+    ("program output: 1 MB line, carriage returns", carriage_returns, [25_000, 100_000]),
     ("answer: a line with no break (chars)", long_line, [200_000, 2_000_000]),
     ("  the same streamed", streamed(long_line), [200_000, 2_000_000]),
     ("answer: a code line (chars)", code_line, [200_000, 2_000_000]),

@@ -83,3 +83,6 @@ def test_sources_the_answer_does_not_cite_are_numbered_from_one_as_in_the_window
     assert err.endswith("Sources:\n  [1] /n/b.md\n  [2] /n/c.md\n"), err
     _, err = _printed(route, Text("The settings say so [3]."), Done(1, 0, 0, sources=("/n/b.md", "/n/c.md")))
     assert err.endswith("Sources:\n  [2] /n/b.md\n  [3] /n/c.md\n"), err  # cited: the answer's own numbers
+    # a stray "[1]" (no listed source has it) is not given to the first of them
+    _, err = _printed(route, Text("As said before [1], so."), Done(1, 0, 0, sources=("/n/b.md", "/n/c.md")))
+    assert err.endswith("Sources:\n  [2] /n/b.md\n  [3] /n/c.md\n"), err

@@ -318,7 +318,7 @@ class TextPrinter:
         found = {**dict.fromkeys(event.sources), **self.sources}
         if found and self.answered:
             # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
-            # (numbered from 1 when the answer cites none of them, as the window's line: source_list)
+            # (numbered from 1 when the answer cites no number at all, as the window's line: source_list)
             order = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
             numbered = numbered_from_one([SourceEntry(loc, (self.numbers[loc],) if loc in self.numbers else ())
                                           for loc in order], "".join(self.said))

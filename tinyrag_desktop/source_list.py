@@ -213,13 +213,12 @@ def answer_sources(route: Mapping[str, Any] | None, calls: Sequence[ToolCall], a
 
 
 def numbered_from_one(entries: list[SourceEntry], answer: str) -> list[SourceEntry]:
-    """``entries`` numbered 1, 2, 3… in their order when ``answer`` cites none of their numbers: an answer that
-    used the prompt's second and third files, and cited neither, listed "[2] tools.md [3] settings.md" with no
-    [1]. The numbers the answer cites are kept, gaps and all: its "[3]" names the file listed as [3]."""
+    """``entries`` numbered 1, 2, 3… in their order when ``answer`` cites no number at all: an answer that used
+    the prompt's second and third files, and cited neither, listed "[2] tools.md [3] settings.md" with no [1].
+    An answer that cites any number keeps them all, gaps and all: its "[3]" names the file listed as [3], and a
+    "[1]" that names none of the listed files is still warned of, not given to the first of them."""
     numbered = [entry for entry in entries if entry.numbers]
-    have = {n for entry in numbered for n in entry.numbers}
-    if not numbered or any(entry.group for entry in numbered) or any(
-            have & set(range(first, last + 1)) for first, last in citations(answer)):
+    if not numbered or any(entry.group for entry in numbered) or citations(answer):
         return entries
     count = iter(range(1, len(numbered) + 1))
     return [replace(entry, numbers=(next(count),)) if entry.numbers else entry for entry in entries]

@@ -57,3 +57,12 @@ def test_sources_an_answer_does_not_cite_are_numbered_from_one(qapp):
     cited = _used_second_and_third("Four [3].")
     assert [link.text() for link in cited.sources_row.links()] == ["[2] b.md", "[3] c.md"]
     cited.deleteLater()
+
+
+def test_a_stray_citation_is_not_given_to_the_first_source(qapp):
+    # "As said before [1]": the answer cites a number none of its sources has. Numbered from one, [1] silently
+    # named b.md; the numbers stay the prompt's, and the line warns of the [1] it cannot name.
+    answer = _used_second_and_third("Four, as said before [1].")
+    assert [link.text() for link in answer.sources_row.links()] == ["[2] b.md", "[3] c.md"]
+    assert answer.unknown_citations() == (1,)
+    answer.deleteLater()

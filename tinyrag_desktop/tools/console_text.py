@@ -19,7 +19,6 @@ import re
 import sys
 from typing import Any
 
-from ..cliterm import BIDI_CONTROLS
 from ..hidden_text import mark
 from ..markdown_prep import TERMINAL_CODE_RE
 
@@ -74,16 +73,22 @@ def output_text(data: bytes) -> str:
 
 
 # What a terminal does not print as a letter: control characters (C0, DEL, C1) other than a line break and a tab,
-# and the bidi controls, which reorder what follows them ("\u202eevil" read "live").
-_UNSHOWN_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f%s]" % "".join(sorted(BIDI_CONTROLS)))
+# and the bidi overrides, which reorder what follows them ("\u202eevil" read "live"). Embeddings and isolates
+# (U+202A-202C, U+2066-2069) are the text's own, as in a name (hidden_text.shown_name): a translated program
+# (Fluent, ICU) wraps each name it prints in U+2068 ... U+2069, and they showed as marks.
+_UNSHOWN_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202d\u202e]")
 
 
 def _overwritten(line: str) -> str:
     """A line as a terminal leaves it: each carriage return goes back to its start, and what follows writes over
-    it ("progress 9%\rprogress 10%" shows "progress 10%")."""
-    shown = ""
-    for part in line.split("\r"):
-        shown = part + shown[len(part):]
+    it ("progress 9%\rprogress 10%" shows "progress 10%"). Read from the last part back, each earlier one adds
+    only what shows past the longest after it: a line's length, not its length times its carriage returns (a
+    1 MB line and 100,000 of them held the window 13 s)."""
+    parts = line.split("\r")
+    shown = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) > len(shown):
+            shown += part[len(shown):]
     return shown
 
 
@@ -95,7 +100,7 @@ def _symbol(ch: str) -> str:
 def terminal_text(text: str) -> str:
     """A program's output as a terminal shows it, for the model and the card alike: its escape codes (colours,
     cursor moves, a window title) left out, each line as its carriage returns left it (a progress counter's last
-    state), any other control character as its symbol ("␇") and a bidi control as a mark (‹U+202E›). A card
+    state), any other control character as its symbol ("␇") and a bidi override as a mark (‹U+202E›). A card
     showed "▯[31mred▯[0m", a progress line as 100 lines, and "\u202eevil" as "live"."""
     if _UNSHOWN_RE.search(text) is None:
         return text

@@ -13,7 +13,7 @@ import logging
 import sqlite3
 from typing import Callable
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
@@ -64,6 +64,8 @@ class SearchTabMixin:
         self._button("Search", "kbSearch", self.run_search, row)
         scol.addLayout(row)
         self.results = _ResultsList(self._search_hint)
+        # the keyboard leaves results it was reading: searched again if they list a source gone meanwhile
+        self.results.left.connect(lambda: self.isVisible() and self._search_again_in_sight(set()))
         self.results.setObjectName("kbResults")
         self.results.setWordWrap(True)
         self.results.setSpacing(4)
@@ -193,7 +195,8 @@ class SearchTabMixin:
     def _search_again_if_stale(self, shown: bool) -> None:
         """Search again for the results listed, if sources changed since they were found and they are in sight
         (the Search tab current, in a panel ``shown``): kept listed, where they were scrolled to, until replaced.
-        Not while the keyboard is in the results: the passage being read stays (as _search_again_in_sight)."""
+        Not while the keyboard is in the results: the passage being read stays (as _search_again_in_sight, which
+        searches again as the keyboard leaves them if they list a source gone meanwhile)."""
         if (shown and self._stale and self._query.strip() and self.tabs.currentIndex() == 1
                 and not self.results.hasFocus()):
             self.run_search(self._query, again=True)
@@ -204,9 +207,10 @@ class SearchTabMixin:
         gone (they listed passages of sources `kb remove` had removed, which opened as if still there). Not for
         sources added: while `kb add` ran, each read of the list (every 10 s) emptied the results, asked the
         server for the question's vector again and said how many were found. Not while the keyboard is in the
-        results: the passage being read stays. Not when the list could not be read (the knowledge base locked,
-        its index being rebuilt): every source looked gone, and the failed search that followed stayed shown
-        once the list read again; results that say a search failed are searched again instead."""
+        results: the passage being read stays, until the keyboard leaves them. Not when the list could not be
+        read (the knowledge base locked, its index being rebuilt): every source looked gone, and the failed
+        search that followed stayed shown once the list read again; results that say a search failed are
+        searched again instead."""
         if self.tabs.currentIndex() != 1 or self.results.hasFocus() or not self._query.strip():
             return
         if not self._list_read:
@@ -257,11 +261,19 @@ class SearchTabMixin:
 
 
 class _ResultsList(QListWidget):
-    """The passages found; empty, it says what it is for, where the passages would be."""
+    """The passages found; empty, it says what it is for, where the passages would be. ``left``: the keyboard
+    went elsewhere (not to a menu opened on them)."""
+
+    left = Signal()
 
     def __init__(self, hint: Callable[[], str]) -> None:
         super().__init__()
         self._hint = hint
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.PopupFocusReason:
+            self.left.emit()
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)

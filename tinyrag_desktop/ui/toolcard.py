@@ -93,6 +93,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._result_bytes = 0
         self._elapsed_ms = 0
         self._printed_so_far: list[str] = []  # what the running tool printed (tool_output): kept if stopped
+        self._cleaned_so_far = (0, "")  # printed_so_far's text, and of how many of those pieces
         self._progress_due = False  # its lines are shown on the card soon (see add_output)
         self._waiting = False
         self._expanded = False
@@ -411,8 +412,11 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self.refresh_details()
 
     def printed_so_far(self) -> str:
-        """What the program printed until now, as a terminal shows it (terminal_text)."""
-        return terminal_text("".join(self._printed_so_far))
+        """What the program printed until now, as a terminal shows it (terminal_text), cleaned once for each
+        piece that came: a progress tick and the open card's details ask for it several times."""
+        if self._cleaned_so_far[0] != len(self._printed_so_far):
+            self._cleaned_so_far = (len(self._printed_so_far), terminal_text("".join(self._printed_so_far)))
+        return self._cleaned_so_far[1]
 
     def mark_stopped(self) -> None:
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state. What it
