@@ -389,6 +389,33 @@ def test_a_long_line_of_pairs_is_read_in_time_proportional_to_its_length(line: s
     assert time.process_time() - started < 5
 
 
+@pytest.mark.parametrize("line, unquoted, language", [
+    # one word of assignments, read again from each of its keys: 100 KB took 40 s
+    ("password=" * 11_000 + " x", True, ""), ("pw:a," * 20_000 + " x", True, ""), ("pw=" * 33_000 + "' x", True, ""),
+    ("password=a" + "}" * 100_000 + " x", True, ""),
+    # a key's name read again from each "[" or "]" of a long word before it
+    ("a[" * 50_000 + "password=x", False, ""), ("a]" * 50_000 + "password= x y", True, ""),
+    # a command read to the end of its line from each of its words
+    ("curl " * 20_000, False, ""), ("mysql " * 17_000, False, ""), ("PGPASSWORD=" * 9_000, False, ""),
+    ('ConvertTo-SecureString "a" ' * 15_000, False, "ps"),
+])
+def test_a_long_hostile_line_of_any_form_is_read_in_time_proportional_to_its_length(line: str, unquoted: bool,
+                                                                                     language: str) -> None:
+    # a minified or hostile configuration file: its import would hang on one line
+    started = time.process_time()
+    hide_secrets(line + "\n", unquoted=unquoted, language=language)
+    assert time.process_time() - started < 5
+
+
+def test_a_long_value_is_hidden_whole_and_a_long_word_of_assignments_too() -> None:
+    jwt = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" * 20 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    assert hide_secrets(f"API_TOKEN={jwt}\nSIGNING_KEY = {'QUJD' * 100}==  # prod\n", unquoted=True) == (
+        "API_TOKEN=***\nSIGNING_KEY = ***  # prod\n", 2)
+    sas = "https://app.blob.core.windows.net/c?" + "&".join(f"sp{i}=r:w" for i in range(40)) + "&sig=abc%3D"
+    assert hide_secrets(f"AZURE_SAS_TOKEN={sas}\n", unquoted=True) == ("AZURE_SAS_TOKEN=***\n", 1)
+    assert "hunter2x9" not in hide_secrets("password=" * 1_000 + "hunter2x9\n", unquoted=True)[0]
+
+
 @pytest.mark.parametrize("text", [
     "PWD={your-password};Server=db\n", "Server=db;PWD={0};\n", 'f"Server=db;Pwd={db_password};"\n',
     "PASSWORD ?= changeme\n", "API_TOKEN += your-api-key\n", 'set "PW=password_here" & echo done\n',
