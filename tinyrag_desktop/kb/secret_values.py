@@ -48,9 +48,10 @@ _SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|tok
                 r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login"
                 r"|app|service|account|bind)[_.\-]pass)")
 # A variable's sigil goes with its name: PHP's and Perl's $password. A key starts a word, or follows a bracket that
-# does (a quoted one, or a variable, any: $cfg['password'], a[$password]): config[password] is read from "config", and a long word of
-# brackets (a[a[a[…, a]a]a]…) is not read again from each of them.
-_KEY = (r"(?<![\w$\-.])(?:(?<![\w\-.\[\]][\[\]])|(?=[\"'$]))(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
+# does (a quoted one, or a variable, any: $cfg['password'], a[$password]): config[password] is read from "config",
+# and a long word of brackets (a[a[a[…, a]a]a]…) is not read again from each of them.
+_KEY = (r"(?<![\w$\-.])(?:(?<![\w\-.\[\]][\[\]])|(?=[\"'$]))(?P<kq>[\"']?)"
+        r"(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
 # "=", ":" (YAML, JSON), "=>", ":=", R's "<-", a Makefile's "?=" and "+=", and a declared type before "=":
 # api_key: str = "…", apiKey: string = "…".
@@ -61,9 +62,9 @@ _QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)
 # what a quote before the key opened (a batch file's set "DB_PASSWORD=hunter2"), nor the commands chained after
 # it (set "PW=hunter2" & echo done, set PASSWORD=hunter2 && call run.bat: "&" after a space or that quote, as a
 # password's own "&" is not: PASSWORD=ab&cd12 would be "ab", too short to hide, and shown whole).
-# A value of more than 256 characters (a JWT, a key in base64) is read only to where another key is given one in it
-# (the end of a secret's word, a separator): a long word of assignments (password=password=…=password= x) is then read
-# once, not again from each of its keys. A long run of closing brackets is not read again from each place either.
+# A value of more than 256 characters (a JWT, a key in base64) is read only to where another key is given one in
+# it (a secret's word, a separator): a long word of assignments (password=password=…=password= x) is then read once,
+# not again from each of its keys. A long run of closing brackets is not read again from each place either.
 _BARE_END = r"(?=[\"']?[,}\]]{0,16}+[ \t]*$|[ \t]+[#;]|(?:[\"'][ \t]*|[ \t]+)&)"
 _NOT_A_KEY = (r"(?!(?:pass(?:word|wd)|(?<=[_.\-])pass|secret|key|base|token|credentials?|(?<=[_.\-])pwd"
               r"|(?<![A-Za-z0-9])pw|_auth)[\"'\]]{0,2}[=:<?+])")
