@@ -339,6 +339,8 @@ def test_an_odbc_connection_strings_braced_password_is_hidden_whole(text: str, u
     ("batch", "set PASSWORD=hunter2x9 && call run.bat\n", "set PASSWORD=*** && call run.bat\n"),
     ("batch", 'set "DB_PASSWORD=hunter2x9"&& call run.bat\n', 'set "DB_PASSWORD=***"&& call run.bat\n'),
     ("batch", "set ADMIN_PW=hunter2x9 & goto :eof\n", "set ADMIN_PW=*** & goto :eof\n"),
+    ("batch", "set PW=hunter2x9&echo done\n", "set PW=***&echo done\n"),
+    ("batch", "if x==y set DB_PASSWORD=ab^&cd12&&call run.bat\n", "if x==y set DB_PASSWORD=***&&call run.bat\n"),
 ])
 def test_a_makefiles_and_a_batch_files_own_assignments_are_hidden(language: str, text: str, hidden: str) -> None:
     assert hide_secrets(text, unquoted=True, language=language) == (hidden, 1)

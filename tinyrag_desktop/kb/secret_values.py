@@ -151,6 +151,9 @@ _LANGUAGE_FORMS = {
     "clojure": (re.compile(r"\(def", re.I), (re.compile(rf"\((?:def|defonce)[ \t]+{_KEY}[ \t]+{_QUOTED}", re.I),)),
     "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pw|credential|auth)", re.I),
                (re.compile(rf"@{_KEY}[ \t]+{_QUOTED}", re.I),)),
+    # a batch file's set PW=hunter2&echo done: cmd ends a command at "&", a password's own is written "^&"
+    "batch": (re.compile(r"\bset[ \t]", re.I),
+              (re.compile(rf"\bset[ \t]+{_KEY}=(?P<bv>(?:\^.|[^\s&^\"'|<>])++)(?=&)", re.I),)),
     # PowerShell's ConvertTo-SecureString "…" -AsPlainText
     "ps": (re.compile(r"convertto-securestring", re.I),
            (re.compile(r"\b(?P<key>ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?" + _QUOTED
