@@ -339,6 +339,8 @@ def test_an_odbc_connection_strings_braced_password_is_hidden_whole(text: str, u
     ("batch", "set PASSWORD=hunter2x9 && call run.bat\n", "set PASSWORD=*** && call run.bat\n"),
     ("batch", 'set "DB_PASSWORD=hunter2x9"&& call run.bat\n', 'set "DB_PASSWORD=***"&& call run.bat\n'),
     ("batch", "set ADMIN_PW=hunter2x9 & goto :eof\n", "set ADMIN_PW=*** & goto :eof\n"),
+    ("batch", "set PW=hunter2x9&echo done\n", "set PW=***&echo done\n"),
+    ("batch", "if x==y set DB_PASSWORD=ab^&cd12&&call run.bat\n", "if x==y set DB_PASSWORD=***&&call run.bat\n"),
 ])
 def test_a_makefiles_and_a_batch_files_own_assignments_are_hidden(language: str, text: str, hidden: str) -> None:
     assert hide_secrets(text, unquoted=True, language=language) == (hidden, 1)
@@ -390,6 +392,33 @@ def test_a_long_line_of_pairs_is_read_in_time_proportional_to_its_length(line: s
                           if "data[ \\t]source" in p.pattern]
     assert len(connection_strings) == 4  # a secret after a key of its own, or before one; bare values or not
     assert [nested_repeats(p) for p in connection_strings] == [[]] * 4
+
+
+@pytest.mark.parametrize("line, unquoted, language", [
+    # one word of assignments, read again from each of its keys: 100 KB took 40 s
+    ("password=" * 11_000 + " x", True, ""), ("pw:a," * 20_000 + " x", True, ""), ("pw=" * 33_000 + "' x", True, ""),
+    ("password=a" + "}" * 100_000 + " x", True, ""),
+    # a key's name read again from each "[" or "]" of a long word before it
+    ("a[" * 50_000 + "password=x", False, ""), ("a]" * 50_000 + "password= x y", True, ""),
+    # a command read to the end of its line from each of its words
+    ("curl " * 20_000, False, ""), ("mysql " * 17_000, False, ""), ("PGPASSWORD=" * 9_000, False, ""),
+    ('ConvertTo-SecureString "a" ' * 15_000, False, "ps"),
+])
+def test_a_long_hostile_line_of_any_form_is_read_in_time_proportional_to_its_length(line: str, unquoted: bool,
+                                                                                     language: str) -> None:
+    # a minified or hostile configuration file: its import would hang on one line
+    started = time.process_time()
+    hide_secrets(line + "\n", unquoted=unquoted, language=language)
+    assert time.process_time() - started < 5
+
+
+def test_a_long_value_is_hidden_whole_and_a_long_word_of_assignments_too() -> None:
+    jwt = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" * 20 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    assert hide_secrets(f"API_TOKEN={jwt}\nSIGNING_KEY = {'QUJD' * 100}==  # prod\n", unquoted=True) == (
+        "API_TOKEN=***\nSIGNING_KEY = ***  # prod\n", 2)
+    sas = "https://app.blob.core.windows.net/c?" + "&".join(f"sp{i}=r:w" for i in range(40)) + "&sig=abc%3D"
+    assert hide_secrets(f"AZURE_SAS_TOKEN={sas}\n", unquoted=True) == ("AZURE_SAS_TOKEN=***\n", 1)
+    assert "hunter2x9" not in hide_secrets("password=" * 1_000 + "hunter2x9\n", unquoted=True)[0]
 
 
 @pytest.mark.parametrize("text", [

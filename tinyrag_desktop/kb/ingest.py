@@ -75,8 +75,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # as text for its plain name ("install.ps1", "notes.sql", "todo.conf") is read as code or configuration, its
 # secrets hidden; and secrets in more forms everywhere: $password = '…', password <- "…", @"…". 11: secrets in
 # more forms: ODBC's braced PWD={…}, a connection string's Password=… before its Server or Host, Azure's
-# AccountKey=…, a Makefile's KEY ?= … and +=, a batch file's set "PW=…" & ….)
-READER_VERSION = 11
+# AccountKey=…, a Makefile's KEY ?= … and +=, a batch file's set "PW=…" & …. 12: a batch file's set PW=…&echo,
+# its value ended by the "&" with no space before it.)
+READER_VERSION = 12
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or

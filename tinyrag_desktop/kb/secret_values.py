@@ -47,8 +47,11 @@ _SECRET_NAME = (r"(?:password|passwd|secret|secret[_.\-]?key(?:[_.\-]?base)?|tok
                 r"|(?<![A-Za-z0-9])pw"
                 r"|(?:db|database|user|admin|root|smtp|mail|email|ldap|redis|mysql|pg|postgres|mongo|ftp|proxy|login"
                 r"|app|service|account|bind)[_.\-]pass)")
-# A variable's sigil goes with its name: PHP's and Perl's $password.
-_KEY = (r"(?<![\w$\-.])(?P<kq>[\"']?)(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
+# A variable's sigil goes with its name: PHP's and Perl's $password. A key starts a word, or follows a bracket that
+# does (a quoted one, or a variable, any: $cfg['password'], a[$password]): config[password] is read from "config",
+# and a long word of brackets (a[a[a[…, a]a]a]…) is not read again from each of them.
+_KEY = (r"(?<![\w$\-.])(?:(?<![\w\-.\[\]][\[\]])|(?=[\"'$]))(?P<kq>[\"']?)"
+        r"(?P<key>\$?(?:\d+\.)?(?:[A-Za-z_][\w.\-\[\]]*?)?" + _SECRET_NAME + r")"
         r"(?P=kq)\]?")
 # "=", ":" (YAML, JSON), "=>", ":=", R's "<-", a Makefile's "?=" and "+=", and a declared type before "=":
 # api_key: str = "…", apiKey: string = "…".
@@ -59,8 +62,14 @@ _QUOTED = r"[rRbBuU@$]{0,2}(?P<q>[\"'`])(?P<qv>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)
 # what a quote before the key opened (a batch file's set "DB_PASSWORD=hunter2"), nor the commands chained after
 # it (set "PW=hunter2" & echo done, set PASSWORD=hunter2 && call run.bat: "&" after a space or that quote, as a
 # password's own "&" is not: PASSWORD=ab&cd12 would be "ab", too short to hide, and shown whole).
-_BARE = (r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]*?)"
-         r"(?=[\"']?[,}\]]*[ \t]*$|[ \t]+[#;]|(?:[\"'][ \t]*|[ \t]+)&)")
+# A value of more than 256 characters (a JWT, a key in base64) is read only to where another key is given one in
+# it (a secret's word, a separator): a long word of assignments (password=password=…=password= x) is then read once,
+# not again from each of its keys. A long run of closing brackets is not read again from each place either.
+_BARE_END = r"(?=[\"']?[,}\]]{0,16}+[ \t]*$|[ \t]+[#;]|(?:[\"'][ \t]*|[ \t]+)&)"
+_NOT_A_KEY = (r"(?!(?:pass(?:word|wd)|(?<=[_.\-])pass|secret|key|base|token|credentials?|(?<=[_.\-])pwd"
+              r"|(?<![A-Za-z0-9])pw|_auth)[\"'\]]{0,2}[=:<?+])")
+_BARE = (r"(?:(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,][^\s]{0,255}?)" + _BARE_END
+         + rf"|(?P<bl>{_NOT_A_KEY}[^\s\"'`{{}}\[\]()|>&$<*#;,](?:{_NOT_A_KEY}[^\s]){{256,}}?)" + _BARE_END + ")")
 # A word given on a command line: --password=hunter2, --db-pass=hunter2 (with a space between, it is prose's
 # "--password option" as often).
 _OPTION_VALUE = r"(?P<bv>[^\s\"'`{}\[\]()|>&$<*#;,\-][^\s\"'`;|&)]*)"
@@ -97,10 +106,12 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
     # curl -u ann:hunter2, curl --user ann:hunter2
-    r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(?P<kq>[\"']?)(?P<key>[^\s:\"'$]+):(?P<bv>[^\s\"'$@]+)",
-    # a database client's: PGPASSWORD=hunter2 psql …, mysql -phunter2
-    r"(?<![\w$])(?P<key>(?-i:[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET)))=(?P<bv>[^\s\"'`$;|&]+)(?=[ \t]+\w)",
-    r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t](?P<key>(?-i:-p))(?P<bv>[^\s\"'`$;|&]+)",
+    r"\bcurl\b(?:(?!\bcurl\b)[^\n])*?[ \t](?:-u|--user)[ \t]*(?P<kq>[\"']?)(?P<key>[^\s:\"'$]+):(?P<bv>[^\s\"'$@]+)",
+    # a database client's: PGPASSWORD=hunter2 psql …, mysql -phunter2; the value read to another such name at the
+    # most (PGPASSWORD=PGPASSWORD=… is read once, not from each)
+    r"(?<![\w$])(?P<key>(?-i:[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET)))"
+    r"=(?P<bv>(?:(?!(?-i:PASSWORD|PASSWD|PWD|TOKEN|SECRET)=)[^\s\"'`$;|&])++)(?=[ \t]+\w)",
+    r"\bmysql(?:dump|admin)?\b(?:(?!\bmysql(?:dump|admin)?\b)[^\n])*?[ \t](?P<key>(?-i:-p))(?P<bv>[^\s\"'`$;|&]+)",
     # an HTTP header's credentials: Authorization: "Bearer …", "Authorization": "Basic …"
     r"\b(?P<key>Bearer|Basic)[ \t]+(?P<bv>(?=[\w\-.~+/]*\d)[A-Za-z][\w\-.~+/]{7,}=*)",
     # a user's name and password: requests' auth=('ann', 's3cr3t'), session.auth = ("ann", "…"), "auth": [...],
@@ -140,10 +151,13 @@ _LANGUAGE_FORMS = {
     "clojure": (re.compile(r"\(def", re.I), (re.compile(rf"\((?:def|defonce)[ \t]+{_KEY}[ \t]+{_QUOTED}", re.I),)),
     "elixir": (re.compile(r"@[\w]*(?:pass|secret|token|key|pw|credential|auth)", re.I),
                (re.compile(rf"@{_KEY}[ \t]+{_QUOTED}", re.I),)),
+    # a batch file's set PW=hunter2&echo done: cmd ends a command at "&", a password's own is written "^&"
+    "batch": (re.compile(r"\bset[ \t]", re.I),
+              (re.compile(rf"\bset[ \t]+{_KEY}=(?P<bv>(?:\^.|[^\s&^\"'|<>])++)(?=&)", re.I),)),
     # PowerShell's ConvertTo-SecureString "…" -AsPlainText
     "ps": (re.compile(r"convertto-securestring", re.I),
            (re.compile(r"\b(?P<key>ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?" + _QUOTED
-                       + r"[ \t]+[^\n]*?-AsPlainText\b", re.I),)),
+                       + r"[ \t]+(?:(?!\bconvertto-securestring)[^\n])*?-AsPlainText\b", re.I),)),
 }
 # A value that is no secret but where one is: a reference, a placeholder ("your-api-key", "password_here", as
 # WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default.
@@ -224,12 +238,14 @@ def _without_assignments(text: str, unquoted: bool, hidden: int,
 
     def masked(match: re.Match[str]) -> str:
         nonlocal count
-        quoted = "q" in match.re.groupindex and match.group("q")
-        value = match.group("qv") if quoted else match.group("bv")
+        # the value quoted, one word (bv), or a long one (bl, _BARE)
+        group = next((name for name in ("qv", "bv", "bl") if name in match.re.groupindex
+                      and match.group(name) is not None), "bv")
+        value = match.group(group)
         if value is None or not _is_secret(value, match.group("key")):
             return match.group(0)
         count += 1
-        start, end = match.span("qv" if quoted else "bv")
+        start, end = match.span(group)
         return match.group(0)[:start - match.start()] + MASK + match.group(0)[end - match.start():]
 
     def line_masked(line: str) -> str:
