@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from tinyrag_desktop.protocol import ThinkSplitter, XMLParseState, markdown_context
-from tinyrag_desktop.protocol.markdown_context import WINDOW
+from tinyrag_desktop.protocol import ThinkSplitter, XMLParseState, markdown_context, parse_all
+from tinyrag_desktop.protocol.markdown_context import UNLISTED_MOST, WINDOW
 from tinyrag_desktop.protocol.think import CLOSED
 
-from .test_parser import calls, invalid, parse_every_way
+from .test_parser import calls, invalid, normal, parse_every_way
 
 CALC = '<tool name="calculate"><query>1+1</query></tool>'
 LONG = "word " * (WINDOW // 4)  # an item's text longer than the parser once read back: its marker out of sight
@@ -115,3 +115,21 @@ def test_deeply_nested_lists_are_read_in_linear_time(monkeypatch: pytest.MonkeyP
         matched[read_back] = _list_markers_matched(items, ("- " * 450 + "x\n" + "    x\n" * read_back) * 20)
     assert matched[1] >= 20 * 100, matched  # each line of items is read
     assert matched[30] - matched[1] <= 2 * 20 * 29 and matched[60] - matched[30] <= 2 * 20 * 30, matched
+
+
+def test_a_long_list_is_read_for_its_state_as_it_comes_not_kept_whole() -> None:
+    # 1 MB of list items, no line four columns in to ask for the list state: each was kept whole till the end
+    items = "".join(f"- item {i} with some words\n" for i in range(40000))
+    text = items + "\n    " + CALC + "\n"  # then the last item's second paragraph (not code, as out of a list)
+    think = items + "\n    so 4.</think>It is 4."
+    parser, splitter, events, pieces = XMLParseState(), ThinkSplitter(), [], []
+    for i in range(0, len(items), 4):
+        events += parser.feed(items[i : i + 4])
+        pieces += splitter.feed(items[i : i + 4])
+        if i % 4096 == 0:
+            assert sum(map(len, parser._unlisted)) + sum(map(len, parser._fresh)) < 2 * UNLISTED_MOST, i
+            assert sum(map(len, splitter._unlisted)) < 2 * UNLISTED_MOST, i
+    events += parser.feed(text[len(items) :]) + parser.finish()
+    pieces += splitter.feed(think[len(items) :]) + splitter.finish()
+    assert normal(events) == normal(parse_all(text)) and calls(events) == [("calculate", "query", "1+1")]
+    assert (CLOSED, "") in pieces

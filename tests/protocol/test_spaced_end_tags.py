@@ -116,3 +116,32 @@ def test_a_block_whose_element_is_never_closed_ends_at_its_spaced_close_when_the
         events = parse_every_way(f'<tool name="a"><query>x{close} more text')
         assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [f'<tool name="a"><query>x{close}']
         assert invalid(events) == ["the <query> element is not closed"] and events[-1] == TextChunk(" more text")
+
+
+def test_text_after_a_spaced_close_in_an_element_never_closed_streams_before_the_answer_ends() -> None:
+    head = '<tool name="search"><query>weather</tool >'
+    prose = "\n\nThe weather today is sunny. " + "More prose here. " * 200
+    text = head + prose
+    for size in (1, 5, 64):
+        state, events = XMLParseState(), []
+        for i in range(0, len(text), size):
+            events += state.feed(text[i : i + size])
+            if i > len(head) + 1100:  # past a short reach after the "</tool >": the block is known unclosed
+                assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [head], (size, i)
+        shown = "".join(e.text for e in events if isinstance(e, TextChunk))
+        assert invalid(events) == ["the <query> element is not closed"]
+        assert prose.startswith(shown) and len(shown) > len(prose) - 100, size  # the prose streamed as it came
+        assert normal(events + state.finish()) == normal(parse_all(text))
+
+
+def test_a_block_cut_by_the_limit_after_a_spaced_close_ends_there_not_closed_and_the_prose_after_is_text() -> None:
+    head = '<tool name="search"><query>weather</tool >'
+    text = head + "\n\nThe weather today is sunny. " + "More prose here. " * 20
+    for size in (1, 5, len(text)):
+        state, events = XMLParseState(max_block_chars=80), []
+        for i in range(0, len(text), size):
+            events += state.feed(text[i : i + size])
+        events = normal(events + state.finish())
+        assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [head], size
+        assert invalid(events) == ["the <query> element is not closed"]
+        assert events[-1] == TextChunk(text[len(head) :])

@@ -49,9 +49,14 @@ _WS = " \t\r\n"
 # 4000 characters, about 1000 tokens or 100 lines of Go, a program longer than any written inside another
 # block, and a wait of some 20 seconds at a local model's speed, not the whole answer. The depth keeps the
 # cost linear: text read again after such an end is read so at most once for each level.
+# In P_CONTENT, a "</tool >" (_spaced_at) may be the element's text (a Go string), as its end tag after it shows:
+# within _SPACED_REACH characters of it, the rest of a short program; else (or a block opening, the block's
+# </tool>, the limit or the stream's end first) the block ends at it, its element not closed, and the text after
+# it streams again, not held to the answer's end.
 P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED, P_HELD = range(8)
 _FAILED_REACH = 2000
 _NESTED_REACH = 4000
+_SPACED_REACH = 1000
 _MOST_DEPTH = 8
 NESTED = "nested <tool> blocks are not supported"
 _UNQUOTED = "attribute values must be quoted"
@@ -131,6 +136,12 @@ class BlockPhases:
         opens, the block's </tool> comes, or the answer ends first)."""
         self._error = self._error or f"the <{self._param}> element is not closed"
         return self._spaced_at
+
+    def _past_spaced_reach(self, hit: int, longest: int) -> bool:
+        """Whether the element's end tag can no longer come within reach of its "</tool >" (``hit``: where the
+        next tag the element's text is looked through for starts, -1: none yet, ``longest`` characters at most)."""
+        reach = self._spaced_at + _SPACED_REACH
+        return hit > reach or hit < 0 and (self._ending or len(self._buf) >= reach + longest)
 
     def _fail(self, at: int, reason: str) -> int:
         self._error = reason
@@ -221,7 +232,7 @@ class BlockPhases:
             elif phase == P_CONTENT:
                 close_inner = f"</{self._param}"  # and ">", spaces before it allowed (XML's ETag)
                 hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE[:-1], "<![CDATA["))
-                if hit < 0 and self._ending and self._spaced_at >= 0:
+                if self._spaced_at >= 0 and self._past_spaced_reach(hit, len(close_inner) + 9):
                     return self._spaced_close()
                 if hit < 0:
                     self._pos = max(pos, n - len(close_inner) - 8)
@@ -274,6 +285,8 @@ class BlockPhases:
                     return close
             elif phase == P_CDATA:
                 hit = buf.find("]]>", pos)
+                if self._spaced_at >= 0 and self._past_spaced_reach(hit, 3):
+                    return self._spaced_close()
                 if hit < 0:
                     self._pos = max(pos, n - 2)
                     return -1

@@ -35,6 +35,9 @@ import re
 from bisect import bisect_right
 
 WINDOW = 1024  # characters before a place that are read to decide what it is inside (``construct``)
+# The text kept unread for a ListState, read only when a line four columns in asks, is read anyway past this
+# many characters: an answer with no such line is not kept whole.
+UNLISTED_MOST = 65536
 
 # A list item's line: a bullet or a number, then a space (or nothing more on the line: an empty item).
 _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")

@@ -72,7 +72,7 @@ from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .events import merge_text as _merge_text
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CDATA, P_CONTENT, P_FAILED, P_HELD, P_TAG, PARAMS, BlockPhases
-from .markdown_context import WINDOW, ListState, construct
+from .markdown_context import UNLISTED_MOST, WINDOW, ListState, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
 from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
@@ -207,6 +207,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._fresh.append(chunk)
         if len(self._fresh) > 256:
             self._join_fresh()
+            if self._taken - self._listed > UNLISTED_MOST and self._mode is not _BLOCK and not self._pending_span:
+                self._lists_at(self._hold + chunk, 0)  # the text before the held text is never read again
         if not self._hold and not self._line_start and not self._run_char:
             # The common cases: plain prose, or a code block's body, in the middle of a line.
             mode = self._mode
@@ -239,7 +241,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._finished = True
         result: list[ParseEvent] = []
         self._ending = True
-        spaced = self._phase == P_CONTENT and self._spaced_at >= 0
+        spaced = self._phase in (P_CONTENT, P_CDATA) and self._spaced_at >= 0
         if self._mode is _BLOCK and (self._phase in (P_FAILED, P_HELD) or spaced):
             # it ends where it failed (or at the "</tool >" in its element never closed), and the rest
             # is read again: a block held in it, never shown nested, is one of its own
@@ -617,8 +619,12 @@ class XMLParseState(MarkdownLines, BlockPhases):
             if base + len(self._buf) <= limit:
                 self._compact()
                 return k
-            end = limit - base
-            event: ParseEvent = InvalidBlock(self._raw(end), _TOO_LONG.format(limit=limit))
+            if self._phase in (P_CONTENT, P_CDATA) and self._spaced_at >= 0:  # never closed: ends at "</tool >"
+                end = self._spaced_close()
+                event: ParseEvent = InvalidBlock(self._raw(end), self._error)
+            else:
+                end = limit - base
+                event = InvalidBlock(self._raw(end), _TOO_LONG.format(limit=limit))
         elif failed >= 0 and base + failed <= limit:
             end = failed  # early failure: the block is the text before it, the rest is text again
             event = InvalidBlock(self._raw(end), self._error)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown_context import ListState, cols
+from .markdown_context import UNLISTED_MOST, ListState, cols
 
 OPEN_TAG = "<think>"
 CLOSE_TAG = "</think>"
@@ -202,6 +202,8 @@ class ThinkSplitter:
         if len(self._unlisted) > self._batches + 256:  # (joined in batches: a piece a token would take more room)
             self._unlisted[self._batches :] = ["".join(self._unlisted[self._batches :])]
             self._batches += 1
+            if sum(map(len, self._unlisted)) > UNLISTED_MOST:  # (read anyway: an answer is not kept whole)
+                self._read_unlisted()
         return [(TEXT, s[i:pos])] if pos > i else []
 
     def _indented(self, s: str, pos: int, first: int, newline: int) -> bool:
@@ -214,13 +216,17 @@ class ThinkSplitter:
         if indent < 4 or blank:
             return False
         self._unlisted.append(s[self._listed : pos])
-        self._lists.read("".join(self._unlisted))
-        self._unlisted, self._listed, self._batches = [], pos, 0
+        self._read_unlisted()
+        self._listed = pos
         need = self._lists.code_indent(indent)
         if need is None or indent < need:
             return False
         self._code = need
         return True
+
+    def _read_unlisted(self) -> None:
+        self._lists.read("".join(self._unlisted))
+        self._unlisted, self._batches = [], 0
 
     def _fence_line(self, run: str, rest: str) -> None:
         """A whole line that starts with a fence run: it opens or closes a fenced code block, or neither."""
