@@ -309,6 +309,9 @@ def test_calls_addresses_and_names_that_hold_no_secret_stay_as_written(text: str
 @pytest.mark.parametrize("text", [
     "a=b;token=c.next;d=e\n", "var q=x;secret=yy.value;\n", "i=0;n=len(xs);token=tokens.pop();x=1\n",
     "x=1;key=k.y\n", "x=1;accountKey=k.y;y=2\n", "for(int i=0;token=strtok(NULL, sep);i++)\n",
+    # a variable named like a connection string's key (host, uid, driver), before the secret's name or after it
+    "uid=getuid();pwd=getpwuid(uid);\n", "pwd=strdup(p);host=strdup(h);\n", "token=lexer.next();Database=db;\n",
+    "token=nextToken(s);driver=d;\n", "address=addr;pwd=argv[2];uid=u;\n", "for(pwd=list;pwd;pwd=pwd->next);host=x;\n",
 ])
 def test_compact_code_is_no_connection_string(text: str) -> None:
     # a statement after another, without spaces, was taken for a connection string's parameter: "token=***"
@@ -338,6 +341,7 @@ def test_an_odbc_connection_strings_braced_password_is_hidden_whole(text: str, u
     # a batch file's value ends before the commands chained after it
     ("batch", 'set "PW=hunter2x9" & echo done\n', 'set "PW=***" & echo done\n'),
     ("batch", "set PASSWORD=hunter2x9 && call run.bat\n", "set PASSWORD=*** && call run.bat\n"),
+    ("batch", "set PASSWORD=hunter2x9&& call run.bat\n", "set PASSWORD=***&& call run.bat\n"),
     ("batch", 'set "DB_PASSWORD=hunter2x9"&& call run.bat\n', 'set "DB_PASSWORD=***"&& call run.bat\n'),
     ("batch", "set ADMIN_PW=hunter2x9 & goto :eof\n", "set ADMIN_PW=*** & goto :eof\n"),
     ("batch", "set PW=hunter2x9&echo done\n", "set PW=***&echo done\n"),
@@ -361,6 +365,16 @@ def test_a_connection_string_is_told_by_its_keys_wherever_they_stand(text: str) 
     # tell it from compact code; its other pairs are kept as written
     for unquoted in (False, True):
         assert hide_secrets(text, unquoted=unquoted) == (re.sub(r"s3cr3t[^;\"]*", "***", text), 1)
+
+
+@pytest.mark.parametrize("language, text, hidden", [
+    ("yaml", "pw: 100px\n", "pw: 100px\n"), ("yaml", "pw: 1.5em\n", "pw: 1.5em\n"), ("yaml", "pw: 100%\n", "pw: 100%\n"),
+    ("yaml", "pw: hunter2x9\n", "pw: ***\n"), ("sh", "DB_PW=hunter2x9\n", "DB_PW=***\n"),
+    ("sh", "DB_PW=100pxq9\n", "DB_PW=***\n"), ("ini", "pw = hunter2x9\n", "pw = ***\n"),
+])
+def test_a_length_in_css_units_is_no_password(language: str, text: str, hidden: str) -> None:
+    # "pw" is a password's name, and a style's too: "pw: 100px" was "pw: ***"
+    assert hide_secrets(text, unquoted=True, language=language) == (hidden, int("***" in hidden))
 
 
 def test_a_project_with_make_assignments_chained_commands_and_odbc_strings_stores_them_hidden(tmp_path) -> None:

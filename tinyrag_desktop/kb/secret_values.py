@@ -81,11 +81,13 @@ _ANY_QUOTED = r"[rRbBuU@$]{0,2}(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
 # among its Key=value; pairs: one it is known by (Server, Host, Data Source, Database, User ID, Uid, Driver …), or
 # one of several capitalised words (Persist Security Info, Trust Server Certificate), which is no variable's name
 # ("int i=0;" is not one). A value is braced, its own ";" and "}}" inside (ODBC), or plain, spaces in it
-# ("Application Name=My App") and "=" at its end (base64's "abc=="). The braced values, the words of a key, the
+# ("Application Name=My App") and "=" at its end (base64's "abc=="), but no brackets (a call's "getpwuid(uid)", an
+# index's "argv[2]", C's "p->next"). A key of its own after the secret is written capitalised (Server=, Host=):
+# "pwd=strdup(p);host=strdup(h);" is C. The braced values, the words of a key, the
 # pairs looked through and a secret's length are bounded: each place a key starts is read a bounded way on, so
 # a long line (minified code) is read in a time its length's, not its square's.
 _BRACED = r"\{(?:[^}\n]|\}\}){0,256}+\}"
-_CS_VALUE = rf"(?:{_BRACED}|[^;&\"'`\n{{}}=]*=*)"
+_CS_VALUE = rf"(?:{_BRACED}|[^;&\"'`\n{{}}()\[\]<>=]*=*)"
 _CS_PAIRS = r"(?:[\w \t]+=" + _CS_VALUE + r";){0,16}"
 _CS_OWN_KEY = (r"(?:\b(?:server|host|data[ \t]source|database|initial[ \t]catalog|user[ \t]?id|uid|user[ \t]?name|dsn"
                r"|driver|provider|address|endpoint|account[ \t]?name)[ \t]*"
@@ -93,7 +95,7 @@ _CS_OWN_KEY = (r"(?:\b(?:server|host|data[ \t]source|database|initial[ \t]catalo
 # its secret, the braces of one included: PWD=***; the whole of the value given is hidden
 _CS_SECRET = (r"(?P<key>(?:[\w.\-]*?[_.\-])?(?:password|passwd|pwd|secret|token|api[_\-]?key)"
               r"|(?:account|(?:shared[_\-]?)?access)[_\-]?key)"
-              rf"=(?P<bv>{_BRACED}|[^\s;\"'`<{{][^\s;\"'`<]{{0,255}}+)")
+              rf"=(?P<bv>{_BRACED}|[^\s;\"'`<>(){{}}\[\]]{{1,256}}+(?![>(){{}}\[\]]))")
 _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     # a parameter of an address, before the assignment that would take the rest of the line as its value:
     # jdbc:postgresql://db/app?user=ann&password=hunter2 (&amp; in XML)
@@ -101,7 +103,7 @@ _PATTERNS = {bare: tuple(re.compile(pattern, re.I | re.M) for pattern in (
     r"=(?P<bv>[^\s&;\"'`#<>()\[\]{}]+)",
     # a connection string's secret after a key of its own, or before one (not a program's "; password = x")
     rf"{_CS_OWN_KEY}{_CS_VALUE};{_CS_PAIRS}[ \t]?{_CS_SECRET}",
-    rf"(?<![\w.\-$]){_CS_SECRET}(?=;{_CS_PAIRS}[ \t]*{_CS_OWN_KEY})",
+    rf"(?<![\w.\-$]){_CS_SECRET}(?=;{_CS_PAIRS}[ \t]*(?-i:(?=[A-Z])){_CS_OWN_KEY})",
     f"{_KEY}{_SEP}(?:{_QUOTED}{'|' + _BARE if bare else ''})",
     # a command's option, in a script, a Dockerfile's RUN or a program's list of arguments
     r"(?<![\w\-])--(?P<key>(?:[\w\-]*?[\-_])?(?:password|passwd|pass|secret|token|api-key))=" + _OPTION_VALUE,
@@ -160,10 +162,12 @@ _LANGUAGE_FORMS = {
                        + r"[ \t]+(?:(?!\bconvertto-securestring)[^\n])*?-AsPlainText\b", re.I),)),
 }
 # A value that is no secret but where one is: a reference, a placeholder ("your-api-key", "password_here", as
-# WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default.
+# WordPress's wp-config-sample.php has it), a switch, a template ("{0}:{1}", "%s"), a default, a length in CSS's
+# units (a style's "pw: 100px", "pw" being a password's name too).
 _NOT_A_VALUE = re.compile(r"(?:[$%]|\{\{|<|\*+$|x+$|your[_\-][\w\-]*$|[\w\-]*[_\-]here$|(?:true|false|yes|no|on|off"
                           r"|null|none|nil|undefined|default|example|placeholder|changeme|required|optional|include"
-                          r"|omit|same-origin)$)", re.I)
+                          r"|omit|same-origin)$|(?:\d+(?:\.\d*)?|\.\d+)(?:px|r?em|%|pt|pc|vh|vw|vmin|vmax|ch|ex|cm|mm"
+                          r"|fr|deg)$)", re.I)
 # A constant's name (next_token = 'SEMICOLON'), not a secret: capitals and underscores, no digit.
 _CONSTANT = re.compile(r"[A-Z]+(?:_[A-Z]+)*")
 _TEMPLATE = re.compile(r"\{[\w.]*(?:![rsa])?(?::[^{}]*)?\}|%[-+ 0#]*\d*(?:\.\d+)?[sdrf]|%\(\w+\)[sdrf]")
